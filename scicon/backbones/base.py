@@ -1,0 +1,129 @@
+"""The one interface every foundation-model backend implements.
+
+Two operations are enough for EvoNLI: sample completions (word replacement, result
+extraction, conclusion generation) and score P("yes") against P("no") for a
+question prompt (contradiction, same topic, is-a-claim). Scoring never generates:
+it reads the next-token distribution after the prompt in one forward pass and
+normalises the probability of every "yes" token (any casing, with or without a
+leading space) against every "no" token.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from scicon.errors import SciconError
+
+log = logging.getLogger(__name__)
+
+
+class BackboneError(SciconError, RuntimeError):
+    """A model call failed after its retries (unreachable server, malformed reply, ...)."""
+
+
+@dataclass(frozen=True)
+class Sampling:
+    """How to sample one completion. ``temperature == 0`` is greedy decoding."""
+
+    temperature: float
+    max_tokens: int
+    top_p: float = 0.95
+
+    def as_key(self) -> dict:
+        return {"temperature": self.temperature, "max_tokens": self.max_tokens, "top_p": self.top_p}
+
+
+@dataclass(frozen=True)
+class GenerationRequest:
+    prompt: str
+    sampling: Sampling
+    seed: int
+
+
+@dataclass(frozen=True)
+class YesNo:
+    """P(yes) normalised over the yes and no tokens, and how much probability those held.
+
+    A small ``mass`` means the model did not treat the prompt as a yes/no question;
+    stages report it so that a weak backbone is visible rather than silently noisy.
+    """
+
+    p_yes: float
+    mass: float
+
+
+class Backend(Protocol):
+    """An uncached model. :class:`scicon.backbones.cache.CachedBackbone` wraps one."""
+
+    name: str
+
+    def identity(self) -> dict:
+        """What determines this backend's outputs (model digest, template, ...), JSON-able."""
+
+    def generate(self, requests: Sequence[GenerationRequest]) -> list[str]:
+        """One completion per request, deterministic for a given request."""
+
+    def yes_no(self, prompts: Sequence[str]) -> list[YesNo]:
+        """One forward pass per prompt; no text is generated."""
+
+    def close(self) -> None:
+        """Release model memory, connections or worker threads."""
+
+
+def is_yes_no_token(text: str) -> str | None:
+    """'yes' or 'no' when a token's text is that word (any case, surrounding spaces); else None."""
+    word = text.strip().lower()
+    return word if word in ("yes", "no") else None
+
+
+def yes_no_from_logprobs(logprobs: Iterable[tuple[str, float]]) -> YesNo:
+    """Combine (token text, log-probability) pairs of the next token into :class:`YesNo`."""
+    totals = {"yes": 0.0, "no": 0.0}
+    for text, logprob in logprobs:
+        word = is_yes_no_token(text)
+        if word is not None:
+            totals[word] += math.exp(logprob)
+    return normalise(totals["yes"], totals["no"])
+
+
+def normalise(p_yes: float, p_no: float) -> YesNo:
+    mass = p_yes + p_no
+    # With no probability on either answer the model expressed no preference.
+    return YesNo(p_yes=p_yes / mass if mass > 0 else 0.5, mass=mass)
+
+
+def derive_seed(*parts: object) -> int:
+    """A 31-bit seed determined by ``parts`` only (e.g. run seed, pair id, iteration, member).
+
+    The ``j``-th sample drawn with seed ``s`` uses ``derive_seed(s, j)``, so it does not
+    depend on how requests are batched or which other samples were asked for.
+    """
+    digest = hashlib.sha256(":".join(str(part) for part in parts).encode()).digest()
+    return int.from_bytes(digest[:4], "little") & 0x7FFFFFFF
+
+
+def fit_to_context(tokens: list[int], room: int) -> list[int]:
+    """Cut an over-long prompt in the middle.
+
+    Every EvoNLI prompt starts with its instructions and ends with the question, so
+    the middle (a long abstract) is what can go.
+    """
+    if len(tokens) <= room:
+        return tokens
+    head = room // 4
+    log.warning("prompt of %d tokens cut to the context's %d (middle removed)", len(tokens), room)
+    return tokens[:head] + tokens[len(tokens) - (room - head) :]
+
+
+def prompt_order(prompts: Sequence[str]) -> list[int]:
+    """Indices that put prompts with shared prefixes next to each other.
+
+    Backends that keep the previous prompt's state (llama.cpp's KV cache) then
+    evaluate only the part after the shared prefix.
+    """
+    return sorted(range(len(prompts)), key=lambda i: prompts[i])

@@ -1,0 +1,220 @@
+"""A persistent, content-addressed cache of foundation-model calls.
+
+Model calls are the cost of EvoNLI, so every call goes through here. A call's key
+is a SHA-256 of: the backend's identity (backend kind, the model file's digest,
+chat template, ...), the operation, the full prompt, the sampling settings, the
+seed and the sample index. Identical work is therefore never paid twice — not
+across `dvc exp run` variations of thresholds, not after an interruption, not in a
+fresh clone on the same machine — and a cached answer is by construction the one
+the same seed produced.
+
+Storage is one SQLite file in WAL mode (``$SCICON_CACHE_DIR/calls.sqlite``), which
+tolerates several processes (queued DVC experiments) and threads writing at once.
+It lives outside every DVC output on purpose.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import sqlite3
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+from scicon.backbones.base import Backend, GenerationRequest, Sampling, YesNo, derive_seed
+from scicon.io import hash_file
+
+CACHE_FILE = "calls.sqlite"
+_CHUNK = 500
+
+
+class CallCache:
+    def __init__(self, path: str | os.PathLike):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, timeout=60, isolation_level=None, check_same_thread=False)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute("CREATE TABLE IF NOT EXISTS calls (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS file_digests "
+            "(path TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER, sha256 TEXT)"
+        )
+
+    def get_many(self, keys: Sequence[str]) -> dict[str, object]:
+        found: dict[str, object] = {}
+        with self._lock:
+            for start in range(0, len(keys), _CHUNK):
+                chunk = list(keys[start : start + _CHUNK])
+                marks = ",".join("?" * len(chunk))
+                rows = self._db.execute(f"SELECT key, value FROM calls WHERE key IN ({marks})", chunk)
+                found.update((key, json.loads(value)) for key, value in rows)
+        return found
+
+    def put_many(self, items: dict[str, object]) -> None:
+        if not items:
+            return
+        rows = [(key, json.dumps(value)) for key, value in items.items()]
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.executemany("INSERT OR IGNORE INTO calls (key, value) VALUES (?, ?)", rows)
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+
+    def __len__(self) -> int:
+        with self._lock:
+            return self._db.execute("SELECT COUNT(*) FROM calls").fetchone()[0]
+
+    def file_sha256(self, path: str | os.PathLike) -> str:
+        """A file's SHA-256, recomputed only when its size or modification time changed."""
+        resolved = Path(path).resolve()
+        stat = resolved.stat()
+        with self._lock:
+            row = self._db.execute(
+                "SELECT sha256 FROM file_digests WHERE path = ? AND size = ? AND mtime_ns = ?",
+                (str(resolved), stat.st_size, stat.st_mtime_ns),
+            ).fetchone()
+        if row:
+            return row[0]
+        (value,) = hash_file(resolved, "sha256")
+        with self._lock:
+            self._db.execute(
+                "INSERT OR REPLACE INTO file_digests VALUES (?, ?, ?, ?)",
+                (str(resolved), stat.st_size, stat.st_mtime_ns, value),
+            )
+        return value
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+
+class CallStats:
+    """Calls asked for, answered from the cache, and paid for, per operation."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.requested: Counter[str] = Counter()
+        self.cached: Counter[str] = Counter()
+        self.computed: Counter[str] = Counter()
+        self.model_seconds = 0.0
+
+    def record(self, operation: str, requested: int, cached: int, computed: int, seconds: float) -> None:
+        with self._lock:
+            self.requested[operation] += requested
+            self.cached[operation] += cached
+            self.computed[operation] += computed
+            self.model_seconds += seconds
+
+    def as_metrics(self) -> dict:
+        requested, cached = sum(self.requested.values()), sum(self.cached.values())
+        metrics = {
+            "calls_requested": requested,
+            "calls_cached": cached,
+            "calls_computed": sum(self.computed.values()),
+            "cache_hit_rate": round(cached / requested, 4) if requested else 0.0,
+            "model_seconds": round(self.model_seconds, 2),
+        }
+        for operation in sorted(self.requested):
+            metrics[f"{operation}_computed"] = self.computed[operation]
+        return metrics
+
+
+class CachedBackbone:
+    """The backbone stages use: a backend behind the persistent cache, with call accounting.
+
+    Identical prompts within one batch are sent to the model once.
+    """
+
+    def __init__(self, backend: Backend, cache: CallCache | None = None):
+        self.backend = backend
+        self.cache = cache
+        identity = json.dumps(backend.identity(), sort_keys=True)
+        self.identity_digest = hashlib.sha256(identity.encode()).hexdigest()
+        self.stats = CallStats()
+        self._local = threading.local()
+
+    @contextlib.contextmanager
+    def scope(self) -> Iterator[CallStats]:
+        """Also count this thread's calls apart (e.g. per pair) while the block runs."""
+        stats, previous = CallStats(), getattr(self._local, "scope", None)
+        self._local.scope = stats
+        try:
+            yield stats
+        finally:
+            self._local.scope = previous
+
+    @property
+    def name(self) -> str:
+        return self.backend.name
+
+    def _key(self, operation: str, payload: dict) -> str:
+        text = json.dumps([self.identity_digest, operation, payload], sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def _cached_call(
+        self, operation: str, keyed: dict[str, object], compute, requested: int
+    ) -> dict[str, object]:
+        """Resolve ``keyed`` (key → request) from the cache, computing the misses in one batch.
+
+        ``requested`` counts every call asked for, including repeats within the batch.
+        """
+        found = self.cache.get_many(list(keyed)) if self.cache is not None else {}
+        missing = [key for key in keyed if key not in found]
+        started = time.perf_counter()
+        if missing:
+            computed = dict(zip(missing, compute([keyed[key] for key in missing]), strict=True))
+            if self.cache is not None:
+                self.cache.put_many(computed)
+            found.update(computed)
+        elapsed = time.perf_counter() - started if missing else 0.0
+        for stats in (self.stats, getattr(self._local, "scope", None)):
+            if stats is not None:
+                stats.record(operation, requested, requested - len(missing), len(missing), elapsed)
+        return found
+
+    def generate(
+        self, prompts: Sequence[str], seeds: Sequence[int], *, n: int, sampling: Sampling
+    ) -> list[list[str]]:
+        """``n`` completions per prompt; sample ``j`` of a prompt depends only on (prompt, seed, j)."""
+        if len(seeds) != len(prompts):
+            raise ValueError("generate needs one seed per prompt")
+        keys = [
+            [
+                self._key("generate", {"prompt": p, "sampling": sampling.as_key(), "seed": s, "sample": j})
+                for j in range(n)
+            ]
+            for p, s in zip(prompts, seeds, strict=True)
+        ]
+        keyed = {
+            key: GenerationRequest(prompt, sampling, derive_seed(seed, j))
+            for prompt, seed, row in zip(prompts, seeds, keys, strict=True)
+            for j, key in enumerate(row)
+        }
+        results = self._cached_call("generate", keyed, self.backend.generate, len(prompts) * n)
+        return [[results[key] for key in row] for row in keys]
+
+    def yes_no(self, prompts: Sequence[str]) -> list[YesNo]:
+        keys = [self._key("yes_no", {"prompt": prompt}) for prompt in prompts]
+        keyed = dict(zip(keys, prompts, strict=True))
+
+        def compute(batch: list[str]) -> list[list[float]]:
+            return [[answer.p_yes, answer.mass] for answer in self.backend.yes_no(batch)]
+
+        results = self._cached_call("yes_no", keyed, compute, len(prompts))
+        return [YesNo(*results[key]) for key in keys]
+
+    def yes_probability(self, prompts: Sequence[str]) -> list[float]:
+        return [answer.p_yes for answer in self.yes_no(prompts)]
+
+    def close(self) -> None:
+        self.backend.close()

@@ -1,0 +1,128 @@
+"""Resolve ``ingest.source`` to a local file: a path, an http(s) URL, or a named source.
+
+Named sources point at the official releases:
+
+* ``pubmed-20k-rct`` / ``pubmed-200k-rct`` (and their ``-numbers-at`` variants, in
+  which digits were replaced by ``@``): splits ``train``, ``dev``, ``test`` from the
+  PubMed 200k RCT repository (Dernoncourt & Lee, 2017). The 200k train split ships
+  as ``train.7z`` (``train.zip`` in the ``@`` variant).
+* ``pubmed-baseline``: one file of the annual MEDLINE/PubMed baseline, named by its
+  stem as the split (e.g. ``pubmed25n0001``); verified against the MD5 that NLM
+  publishes beside every file.
+
+The PubMed RCT files carry no published checksum, and none could be computed
+where this project was built (no access to the host), so their SHA-256 is not
+pinned here: the first download's digest is recorded and enforced afterwards, and
+``ingest.sha256`` pins it explicitly.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+from scicon.corpus.download import fetch
+from scicon.errors import ChecksumMismatchError, DownloadError, InputNotFoundError, ParamsError
+from scicon.io import hash_file
+
+RCT_REPOSITORY = "https://raw.githubusercontent.com/Franck-Dernoncourt/pubmed-rct/master"
+PUBMED_BASELINE = "https://ftp.ncbi.nlm.nih.gov/pubmed/baseline"
+_BASELINE_STEM = re.compile(r"^pubmed\d{2}n\d{4}$")
+
+
+@dataclass(frozen=True)
+class RemoteFile:
+    url: str
+    member: str | None = None
+    sha256: str | None = None
+
+
+def _rct_release(folder: str, train_suffix: str) -> dict[str, RemoteFile]:
+    base = f"{RCT_REPOSITORY}/{folder}"
+    train_member = None if train_suffix == ".txt" else "train.txt"
+    return {
+        "train": RemoteFile(f"{base}/train{train_suffix}", member=train_member),
+        "dev": RemoteFile(f"{base}/dev.txt"),
+        "test": RemoteFile(f"{base}/test.txt"),
+    }
+
+
+NAMED_SOURCES: dict[str, dict[str, RemoteFile]] = {
+    "pubmed-20k-rct": _rct_release("PubMed_20k_RCT", ".txt"),
+    "pubmed-20k-rct-numbers-at": _rct_release("PubMed_20k_RCT_numbers_replaced_with_at_sign", ".txt"),
+    "pubmed-200k-rct": _rct_release("PubMed_200k_RCT", ".7z"),
+    "pubmed-200k-rct-numbers-at": _rct_release("PubMed_200k_RCT_numbers_replaced_with_at_sign", ".zip"),
+}
+BASELINE_SOURCE = "pubmed-baseline"
+
+
+@dataclass(frozen=True)
+class ResolvedSource:
+    path: Path
+    label: str
+    member: str | None
+    sha256: str
+    pinned: bool
+
+
+def resolve_source(source: str, *, split: str | None, sha256: str | None, cache_dir: Path) -> ResolvedSource:
+    if source in NAMED_SOURCES:
+        return _named(source, split, sha256, cache_dir)
+    if source == BASELINE_SOURCE:
+        return _baseline(split, sha256, cache_dir)
+    if source.startswith(("http://", "https://")):
+        fetched = fetch(source, cache_dir, sha256=sha256)
+        return ResolvedSource(fetched.path, source, split, fetched.sha256, fetched.pinned)
+    return _local(source, split, sha256)
+
+
+def _named(source: str, split: str | None, sha256: str | None, cache_dir: Path) -> ResolvedSource:
+    files = NAMED_SOURCES[source]
+    if split not in files:
+        raise ParamsError(
+            f"ingest.split must be one of {', '.join(files)} for source {source!r} (got {split!r})"
+        )
+    remote = files[split]
+    fetched = fetch(remote.url, cache_dir, sha256=sha256 or remote.sha256)
+    return ResolvedSource(fetched.path, f"{source}/{split}", remote.member, fetched.sha256, fetched.pinned)
+
+
+def _baseline(split: str | None, sha256: str | None, cache_dir: Path) -> ResolvedSource:
+    if split is None or not _BASELINE_STEM.match(split):
+        raise ParamsError(
+            f"ingest.split must name a baseline file such as 'pubmed25n0001' for source "
+            f"{BASELINE_SOURCE!r} (got {split!r})"
+        )
+    url = f"{PUBMED_BASELINE}/{split}.xml.gz"
+    md5 = _published_md5(url)
+    fetched = fetch(url, cache_dir, sha256=sha256, md5=md5)
+    return ResolvedSource(fetched.path, f"{BASELINE_SOURCE}/{split}", None, fetched.sha256, True)
+
+
+def _published_md5(url: str) -> str:
+    """NLM's ``<file>.md5`` holds a line like ``MD5(pubmed25n0001.xml.gz)= <hex>``."""
+    try:
+        response = httpx.get(url + ".md5", follow_redirects=True, timeout=60)
+        response.raise_for_status()
+    except httpx.HTTPError as error:
+        raise DownloadError(f"{url}.md5: cannot fetch the published checksum: {error}") from error
+    match = re.search(r"\b([0-9a-fA-F]{32})\b", response.text)
+    if not match:
+        raise DownloadError(f"{url}.md5: no MD5 digest in {response.text[:80]!r}")
+    return match.group(1).lower()
+
+
+def _local(source: str, member: str | None, sha256: str | None) -> ResolvedSource:
+    path = Path(source).expanduser()
+    if not path.is_file():
+        known = ", ".join([*NAMED_SOURCES, BASELINE_SOURCE])
+        raise InputNotFoundError(
+            f"ingest.source: no such file {source!r} (it is not a URL nor a named source: {known})"
+        )
+    (digest,) = hash_file(path, "sha256")
+    if sha256 is not None and digest != sha256.lower():
+        raise ChecksumMismatchError(f"{source}: sha256 mismatch: expected {sha256}, got {digest}")
+    return ResolvedSource(path, source, member, digest, sha256 is not None)

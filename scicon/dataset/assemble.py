@@ -1,0 +1,69 @@
+"""The build stage's library entry point: read the sources, assemble SciCon, write it with its card."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+from scicon.dataset.baseline import hypothesis_only_roc_auc
+from scicon.dataset.build import SPLITS, BuiltDataset, build_dataset, build_metrics
+from scicon.dataset.card import render_card
+from scicon.dataset.export import write_split
+from scicon.dataset.sources import SourcePaths, SourceReport, read_sources
+from scicon.errors import InputFormatError
+from scicon.io import atomic_open
+from scicon.params import BuildParams, Thresholds
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class SciconBuild:
+    dataset: BuiltDataset
+    reports: list[SourceReport]
+    metrics: dict
+    card: str
+
+
+def assemble_scicon(
+    paths: SourcePaths, params: BuildParams, thresholds: Thresholds | None = None
+) -> SciconBuild:
+    reports = read_sources(params.sources, paths)
+    candidates = [candidate for report in reports for candidate in report.candidates]
+    labels = {candidate.label for candidate in candidates}
+    if labels != {0, 1}:
+        present = ", ".join(f"{r.name} ({r.status}, {r.rows} rows)" for r in reports)
+        missing = "contradictions" if 1 not in labels else "non-contradictions"
+        raise InputFormatError(
+            "build.sources",
+            f"the listed sources give no {missing}, so no classifier can be trained: {present}",
+        )
+    dataset = build_dataset(candidates, params)
+    baseline = None
+    if params.hypothesis_only_baseline:
+        evaluation_split = dataset.splits["test"] or dataset.splits["dev"]
+        baseline = hypothesis_only_roc_auc(
+            dataset.splits["train"], evaluation_split, dataset.hypotheses, params.seed
+        )
+    metrics = build_metrics(dataset, reports, params, baseline)
+    card = render_card(dataset, reports, metrics, params, thresholds)
+    log.info(
+        "build: %d examples (%s)",
+        metrics["examples"],
+        ", ".join(f"{split} {metrics[split]['examples']}" for split in SPLITS),
+    )
+    return SciconBuild(dataset=dataset, reports=reports, metrics=metrics, card=card)
+
+
+def write_scicon(build: SciconBuild, folder: Path) -> None:
+    """Write every split (JSONL + Parquet) and the card into ``folder``, removing stale files."""
+    folder.mkdir(parents=True, exist_ok=True)
+    expected = {f"{split}.{ext}" for split in SPLITS for ext in ("jsonl", "parquet")} | {"README.md"}
+    for stale in folder.iterdir():
+        if stale.is_file() and stale.name not in expected:
+            stale.unlink()
+    for split in SPLITS:
+        write_split(folder, split, build.dataset.splits[split])
+    with atomic_open(folder / "README.md") as handle:
+        handle.write(build.card)

@@ -1,0 +1,90 @@
+"""File helpers shared by every stage: atomic writes and validated JSON Lines.
+
+Writes go to a temporary file beside the target and are moved into place with
+``os.replace``, so an interrupted stage never leaves a half-written output that
+DVC (or the next stage) could mistake for a finished one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import IO, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from scicon.errors import InputFormatError
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
+
+
+@contextlib.contextmanager
+def atomic_open(path: str | os.PathLike, mode: str = "w") -> Iterator[IO]:
+    """Open a temporary file beside ``path``; on success fsync it and move it over ``path``."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        encoding = None if "b" in mode else "utf-8"
+        with os.fdopen(fd, mode, encoding=encoding) as handle:
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp_name, target)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp_name)
+        raise
+
+
+def hash_file(path: str | os.PathLike, *algorithms: str) -> tuple[str, ...]:
+    """Hex digests of a file for each named hashlib algorithm, reading it once in chunks."""
+    hashers = [hashlib.new(name, usedforsecurity=False) for name in algorithms or ("sha256",)]
+    with open(path, "rb") as handle:
+        while chunk := handle.read(1 << 22):
+            for hasher in hashers:
+                hasher.update(chunk)
+    return tuple(hasher.hexdigest() for hasher in hashers)
+
+
+def write_json(path: str | os.PathLike, data: object) -> None:
+    with atomic_open(path) as handle:
+        json.dump(data, handle, indent=2, sort_keys=True, ensure_ascii=False)
+        handle.write("\n")
+
+
+def write_jsonl(path: str | os.PathLike, records: Iterable[BaseModel]) -> int:
+    """Write records as JSON Lines atomically; returns how many were written."""
+    count = 0
+    with atomic_open(path) as handle:
+        for record in records:
+            handle.write(record.model_dump_json())
+            handle.write("\n")
+            count += 1
+    return count
+
+
+def read_jsonl(path: str | os.PathLike, model: type[ModelT]) -> Iterator[ModelT]:
+    """Yield validated records; a bad line raises :class:`InputFormatError` naming file and line."""
+    with open(path, encoding="utf-8") as handle:
+        for line_number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                yield model.model_validate_json(line)
+            except ValidationError as error:
+                raise InputFormatError(
+                    str(path), f"not a valid {model.__name__} record: {_first_error(error)}", line_number
+                ) from error
+
+
+def _first_error(error: ValidationError) -> str:
+    first = error.errors()[0]
+    location = ".".join(str(part) for part in first["loc"]) or "record"
+    more = f" (and {error.error_count() - 1} more)" if error.error_count() > 1 else ""
+    return f"{location}: {first['msg']}{more}"

@@ -1,0 +1,123 @@
+"""Choosing the RESULTS sentence that supports a conclusion.
+
+The paper asks a foundation model (Result Extraction prompt, appendix E.3.2). The
+selectors here are the cheap, deterministic alternatives: they score every RESULTS
+sentence of the abstract against the conclusion and keep the best, earliest
+sentence on ties. A selector works on a batch of requests so that a model-backed
+selector can send them together.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, TfidfVectorizer
+from sklearn.metrics.pairwise import cosine_similarity
+
+from scicon.errors import ParamsError
+from scicon.records import Abstract, Role
+
+
+@dataclass(frozen=True)
+class Selection:
+    index: int
+    score: float
+    method: str | None = None  # set when it differs from the selector's name (e.g. a fallback)
+
+
+@dataclass(frozen=True)
+class SelectionRequest:
+    abstract: Abstract
+    conclusion_index: int
+
+
+class ResultSelector(Protocol):
+    name: str
+
+    def fit(self, abstracts: Sequence[Abstract]) -> None:
+        """See the whole corpus once before selecting (e.g. for document frequencies)."""
+
+    def select(self, requests: Sequence[SelectionRequest]) -> list[Selection | None]:
+        """One selection per request; None where the abstract has no RESULTS sentence."""
+
+
+def _best(scores: Sequence[float], indices: Sequence[int]) -> Selection | None:
+    if not indices:
+        return None
+    # max() keeps the first maximum, so ties go to the earliest sentence.
+    position = max(range(len(indices)), key=lambda k: scores[k])
+    return Selection(index=indices[position], score=float(scores[position]))
+
+
+class TfidfSelector:
+    """Cosine similarity of TF-IDF vectors, document frequencies from the whole corpus."""
+
+    name = "tfidf"
+
+    def __init__(self) -> None:
+        self._vectorizer = TfidfVectorizer(stop_words="english", sublinear_tf=True)
+
+    def fit(self, abstracts: Sequence[Abstract]) -> None:
+        self._vectorizer.fit(s.text for a in abstracts for s in a.sentences)
+
+    def select(self, requests: Sequence[SelectionRequest]) -> list[Selection | None]:
+        selections = []
+        for request in requests:
+            results = request.abstract.indices(Role.RESULTS)
+            if not results:
+                selections.append(None)
+                continue
+            sentences = request.abstract.sentences
+            matrix = self._vectorizer.transform(
+                [sentences[request.conclusion_index].text] + [sentences[i].text for i in results]
+            )
+            scores = cosine_similarity(matrix[0], matrix[1:])[0]
+            selections.append(_best(list(scores), results))
+        return selections
+
+
+_WORD = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
+
+
+def content_words(text: str) -> set[str]:
+    return {w for w in _WORD.findall(text.lower()) if w not in ENGLISH_STOP_WORDS}
+
+
+class OverlapSelector:
+    """Jaccard overlap of content words; needs no corpus statistics."""
+
+    name = "overlap"
+
+    def fit(self, abstracts: Sequence[Abstract]) -> None:
+        return None
+
+    def select(self, requests: Sequence[SelectionRequest]) -> list[Selection | None]:
+        selections = []
+        for request in requests:
+            results = request.abstract.indices(Role.RESULTS)
+            conclusion = content_words(request.abstract.sentences[request.conclusion_index].text)
+            scores = []
+            for index in results:
+                words = content_words(request.abstract.sentences[index].text)
+                union = conclusion | words
+                scores.append(len(conclusion & words) / len(union) if union else 0.0)
+            selections.append(_best(scores, results))
+        return selections
+
+
+RESULT_SELECTORS: dict[str, Callable[[], ResultSelector]] = {
+    TfidfSelector.name: TfidfSelector,
+    OverlapSelector.name: OverlapSelector,
+}
+
+
+def make_cheap_selector(name: str) -> ResultSelector:
+    try:
+        return RESULT_SELECTORS[name]()
+    except KeyError:
+        raise ParamsError(
+            f"unknown result selector {name!r} (choose from {', '.join(RESULT_SELECTORS)})"
+        ) from None

@@ -1,0 +1,49 @@
+"""The direct-prompt baseline (paper Table 2, "Direct LLM Prompt, no algo").
+
+One rewrite per pair from the word-replacement prompt, no search and no filters:
+the rewrite is taken as the target label. Its teacher confidence is still measured
+and recorded, which shows how often a single prompt would have met the goal.
+"""
+
+from __future__ import annotations
+
+from scicon.backbones.base import derive_seed
+from scicon.goal import TargetConfidence
+from scicon.records import Abstract, CandidateTrace, GenerationTrace, MemberTrace, Pair
+from scicon.search.base import Accepted, SearchOutcome
+from scicon.transformations.base import MutationRequest, Transformation
+
+
+class DirectPromptSearch:
+    name = "direct_prompt"
+
+    def __init__(self, goal: TargetConfidence, transformation: Transformation):
+        self.goal = goal
+        self.transformation = transformation
+
+    def run(self, pair: Pair, seed: int, context: Abstract | None = None) -> SearchOutcome:
+        request = MutationRequest(
+            sentence1=pair.sentence1,
+            sentence2=pair.sentence2,
+            original=pair.sentence2,
+            target=self.goal.label,
+            seed=derive_seed(seed, 0, 0),
+            count=1,
+            context=context,
+        )
+        ((text,),) = self.transformation.propose([request])
+        if text is None:
+            candidate, winner, accepted = CandidateTrace(text=None, rejected_by="no_mutation"), None, None
+        else:
+            (confidence,) = self.goal.confidences([(pair.sentence1, text)])
+            candidate, winner = CandidateTrace(text=text, confidence=confidence), 0
+            accepted = Accepted(text, confidence, None, None, 0)
+        member = MemberTrace(parent=pair.sentence2, candidates=(candidate,), winner=winner)
+        generation = GenerationTrace(
+            iteration=0,
+            members=(member,),
+            best_member=None if accepted is None else 0,
+            best_confidence=None if accepted is None else accepted.confidence,
+        )
+        status = "succeeded" if accepted else "failed"
+        return SearchOutcome(status, None, (generation,), accepted)

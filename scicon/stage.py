@@ -1,0 +1,49 @@
+"""What every DVC stage script shares: argument parsing, logging and error reporting.
+
+A stage that fails on bad input or parameters prints one line naming the file,
+line or key to fix and exits with status 1; an interrupted stage exits with 130.
+Its declared outputs are written atomically, so neither leaves a partial file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Callable, Sequence
+
+from scicon.errors import SciconError
+
+log = logging.getLogger("scicon")
+
+
+def stage_parser(description: str | None) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--params", default="params.yaml", help="parameters file (default: %(default)s)")
+    return parser
+
+
+def setup_logging(level: int = logging.INFO) -> None:
+    logging.basicConfig(
+        level=level,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        datefmt="%H:%M:%S",
+        stream=sys.stderr,
+    )
+
+
+def run_stage(
+    main: Callable[[argparse.Namespace], None],
+    parser: argparse.ArgumentParser,
+    argv: Sequence[str] | None = None,
+) -> None:
+    setup_logging()
+    args = parser.parse_args(argv)
+    try:
+        main(args)
+    except SciconError as error:
+        print(f"error: {error}", file=sys.stderr)
+        raise SystemExit(1) from None
+    except KeyboardInterrupt:
+        print("interrupted: outputs were not replaced", file=sys.stderr)
+        raise SystemExit(130) from None

@@ -1,0 +1,29 @@
+"""Rule-based replacement: candidates drawn from the rule operators of :mod:`scicon.rules`
+(negation, WordNet antonyms, polarity lexicon, numbers, quantifiers, modality, swaps)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from scicon.transformations.base import MutationRequest, usable
+
+
+class RuleReplacement:
+    name = "rules"
+
+    def __init__(self, operators: Sequence[str] | None = None):
+        from scicon.rules import RuleMutator
+
+        self.mutator = RuleMutator(operators)
+
+    def propose(self, requests: Sequence[MutationRequest]) -> list[list[str | None]]:
+        proposals = []
+        for request in requests:
+            edits = self.mutator.candidates(
+                request.sentence2, request.count, random.Random(request.seed), request.context
+            )
+            texts: list[str | None] = [usable(edit.text, request) for edit in edits]
+            # the operators may have fewer distinct edits than asked for: the rest failed
+            proposals.append(texts + [None] * (request.count - len(texts)))
+        return proposals

@@ -1,0 +1,39 @@
+"""Stage `finetune`: LoRA fine-tuning of a contradiction classifier on SciCon train.
+
+Reads the SciCon folder; writes the adapter and tokenizer, `metrics/finetune.json`
+and the training-loss and dev ROC-AUC curves for `dvc plots`.
+"""
+
+from pathlib import Path
+
+from scicon.io import read_jsonl, write_json
+from scicon.params import FinetuneParams, load_section
+from scicon.plots import write_csv
+from scicon.records import Example
+from scicon.stage import run_stage, stage_parser
+from scicon.train import finetune
+
+
+def main(args) -> None:
+    params = load_section(args.params, "finetune", FinetuneParams)
+    scicon = Path(args.scicon)
+    train = list(read_jsonl(scicon / "train.jsonl", Example))
+    dev = list(read_jsonl(scicon / "dev.jsonl", Example))
+    result = finetune(train, dev, params, Path(args.model))
+    write_csv(args.loss_plot, result.loss_curve, ("step", "epoch", "loss", "learning_rate"))
+    write_csv(args.dev_plot, result.dev_curve, ("step", "dev_roc_auc", "dev_loss"))
+    write_json(args.metrics, result.metrics)
+
+
+def parser():
+    command = stage_parser(__doc__)
+    command.add_argument("--scicon", required=True, help="SciCon folder with train.jsonl and dev.jsonl")
+    command.add_argument("--model", required=True, help="output folder for adapter and tokenizer")
+    command.add_argument("--metrics", required=True, help="output metrics JSON")
+    command.add_argument("--loss-plot", required=True, help="output CSV: training loss per logged step")
+    command.add_argument("--dev-plot", required=True, help="output CSV: dev ROC-AUC per evaluation")
+    return command
+
+
+if __name__ == "__main__":
+    run_stage(main, parser())

@@ -1,0 +1,36 @@
+"""Stage `negatives`: rule-based contradictions and label-preserving controls for every pair.
+
+Reads the pairs and the abstracts they come from (numbers and entity names for the
+swaps); writes the negatives, what could not be made with its reason, and
+`metrics/negatives.json`.
+"""
+
+from scicon.io import read_jsonl, write_json, write_jsonl
+from scicon.params import NegativesParams, load_section
+from scicon.records import Abstract, Pair
+from scicon.rules.generators import build_negatives
+from scicon.stage import run_stage, stage_parser
+
+
+def main(args) -> None:
+    params = load_section(args.params, "negatives", NegativesParams)
+    abstracts = {abstract.pmid: abstract for abstract in read_jsonl(args.abstracts, Abstract)}
+    pairs = list(read_jsonl(args.pairs, Pair))
+    result = build_negatives(pairs, abstracts, params)
+    write_jsonl(args.negatives, result.negatives)
+    write_jsonl(args.skipped, result.skipped)
+    write_json(args.metrics, result.metrics)
+
+
+def parser():
+    command = stage_parser(__doc__)
+    command.add_argument("--pairs", required=True, help="input JSONL of pairs")
+    command.add_argument("--abstracts", required=True, help="input JSONL of abstracts (context for swaps)")
+    command.add_argument("--negatives", required=True, help="output JSONL of rule negatives")
+    command.add_argument("--skipped", required=True, help="output JSONL of what no operator could edit")
+    command.add_argument("--metrics", required=True, help="output metrics JSON")
+    return command
+
+
+if __name__ == "__main__":
+    run_stage(main, parser())

@@ -1,0 +1,46 @@
+"""Stage `pairs`: entailing conclusion–conclusion and result–conclusion pairs per abstract.
+
+Reads the ingested abstracts; writes the pairs, the skipped candidates with their
+reason, and `metrics/pairs.json`. With `pairs.result_selector: llm` or
+`pairs.generate_missing_conclusions`, the backbone of params `backbone` is used.
+"""
+
+from scicon.io import read_jsonl, write_json, write_jsonl
+from scicon.pairing import build_pairs, make_selector
+from scicon.params import BackboneParams, PairsParams, load_section
+from scicon.records import Abstract
+from scicon.stage import run_stage, stage_parser
+
+
+def main(args) -> None:
+    params = load_section(args.params, "pairs", PairsParams)
+    abstracts = list(read_jsonl(args.abstracts, Abstract))
+    backbone = None
+    if params.result_selector == "llm" or params.generate_missing_conclusions:
+        from scicon.backbones import load_backbone
+
+        backbone = load_backbone(load_section(args.params, "backbone", BackboneParams))
+    try:
+        selector, writer = make_selector(params, backbone)
+        result = build_pairs(abstracts, params, selector, writer)
+    finally:
+        if backbone is not None:
+            backbone.close()
+    if backbone is not None:
+        result.metrics["backbone"] = backbone.stats.as_metrics()
+    write_jsonl(args.pairs, result.pairs)
+    write_jsonl(args.skipped, result.skipped)
+    write_json(args.metrics, result.metrics)
+
+
+def parser():
+    command = stage_parser(__doc__)
+    command.add_argument("--abstracts", required=True, help="input JSONL of abstracts")
+    command.add_argument("--pairs", required=True, help="output JSONL of pairs")
+    command.add_argument("--skipped", required=True, help="output JSONL of skipped candidates")
+    command.add_argument("--metrics", required=True, help="output metrics JSON")
+    return command
+
+
+if __name__ == "__main__":
+    run_stage(main, parser())

@@ -1,0 +1,62 @@
+from __future__ import annotations
+
+import contextlib
+import functools
+import http.server
+import threading
+from pathlib import Path
+
+import pytest
+
+from tests.dvc_project import copy_project, project_environment
+
+FIXTURES = Path(__file__).parent / "fixtures"
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def project(tmp_path) -> tuple[Path, dict]:
+    """A fresh git + DVC checkout of the project's files (without outputs) and its environment."""
+    env = project_environment(tmp_path / "cache")
+    return copy_project(tmp_path / "project", env), env
+
+
+@pytest.fixture
+def fixtures() -> Path:
+    return FIXTURES
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch) -> Path:
+    """A private SciCon cache root, so tests never touch the user's cache."""
+    root = tmp_path / "scicon-cache"
+    monkeypatch.setenv("SCICON_CACHE_DIR", str(root))
+    return root
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def serve_folder(folder: Path):
+    """A real static HTTP server on 127.0.0.1 for `folder`; yields its base URL."""
+    handler = functools.partial(_QuietHandler, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture
+def file_server(tmp_path):
+    """A real HTTP server on 127.0.0.1 serving a temporary folder; yields (folder, base URL)."""
+    folder = tmp_path / "served"
+    folder.mkdir()
+    with serve_folder(folder) as url:
+        yield folder, url

@@ -1,0 +1,90 @@
+"""Temporary git + DVC copies of the project, for tests that run real `dvc` commands."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+REPO = Path(__file__).resolve().parent.parent
+GIT_IDENTITY = {
+    "GIT_AUTHOR_NAME": "t",
+    "GIT_AUTHOR_EMAIL": "t@example.org",
+    "GIT_COMMITTER_NAME": "t",
+    "GIT_COMMITTER_EMAIL": "t@example.org",
+}
+
+# Every stage in seconds: rule rewrites instead of generation, two pairs, one
+# generation, three fine-tuning steps, no zero-shot backbone pass over the benchmarks.
+FAST_PIPELINE_PARAMS = {
+    "evolve": {
+        "max_pairs": 2,
+        "population_size": 2,
+        "candidates_per_mutation": 3,
+        "max_iterations": 1,
+        "transformation": "rules",
+    },
+    "finetune": {"max_steps": 3, "eval_steps": 3, "max_length": 32, "logging_steps": 1},
+    "evaluate": {"zero_shot": False, "max_examples": 40, "bootstrap_resamples": 200},
+}
+
+
+def project_files() -> list[str]:
+    listed = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+        cwd=REPO,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.splitlines()
+    return [name for name in listed if (REPO / name).is_file()]
+
+
+def run(command: list[str], cwd: Path, env: dict, check: bool = True) -> subprocess.CompletedProcess:
+    result = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True)
+    if check and result.returncode != 0:
+        raise AssertionError(f"{' '.join(command)} failed:\n{result.stdout}\n{result.stderr}")
+    return result
+
+
+def dvc(project_dir: Path, env: dict, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    return run([sys.executable, "-m", "dvc", *args], project_dir, env, check)
+
+
+def project_environment(cache_root: Path) -> dict:
+    env = dict(os.environ)
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"
+    env["SCICON_CACHE_DIR"] = str(cache_root)
+    env.update(GIT_IDENTITY)
+    return env
+
+
+def copy_project(destination: Path, env: dict) -> Path:
+    """The project's files without outputs, lock or metrics, committed to a new git repository."""
+    for name in project_files():
+        if name in ("dvc.lock",) or name.startswith("metrics/"):
+            continue
+        target = destination / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(REPO / name, target)
+    commit_all(destination, env, "copy", init=True)
+    return destination
+
+
+def commit_all(project_dir: Path, env: dict, message: str, init: bool = False) -> None:
+    if init:
+        run(["git", "init", "-q"], project_dir, env)
+    run(["git", "add", "-A"], project_dir, env)
+    run(["git", "commit", "-q", "-m", message], project_dir, env)
+
+
+def update_params(project_dir: Path, overrides: dict) -> None:
+    path = project_dir / "params.yaml"
+    params = yaml.safe_load(path.read_text())
+    for section, values in overrides.items():
+        params[section].update(values)
+    path.write_text(yaml.safe_dump(params, sort_keys=False))

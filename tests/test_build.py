@@ -1,0 +1,215 @@
+"""The build stage: sources, deduplication, PMID-grouped splits, order randomisation, card."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+
+import pytest
+import yaml
+
+from scicon.dataset import assemble_scicon, write_scicon
+from scicon.dataset.build import build_dataset, deduplicate, order_swaps
+from scicon.dataset.sources import Candidate, SourcePaths
+from scicon.dataset.taxonomy import mutation_type
+from scicon.errors import InputFormatError
+from scicon.io import read_jsonl, write_jsonl
+from scicon.params import BuildParams, BuildSource
+from scicon.records import Example, Pair, PairKind, Role
+from scicon.textdiff import word_diff
+from tests.source_fixtures import mutated_pairs, rule_negatives
+
+ALL_SOURCES = tuple(BuildSource)
+
+
+def params(**overrides) -> BuildParams:
+    values = {"sources": ALL_SOURCES, "dev_fraction": 0.2, "test_fraction": 0.2, "seed": 3} | overrides
+    return BuildParams(**values)
+
+
+def make_pairs(abstracts: int = 30) -> list[Pair]:
+    pairs = []
+    for number in range(abstracts):
+        pmid = str(1000 + number)
+        for index in range(2):
+            pairs.append(
+                Pair(
+                    pair_id=f"{pmid}-rc-{index}-9",
+                    pmid=pmid,
+                    kind=PairKind.RESULT_CONCLUSION,
+                    sentence1=f"In trial {pmid}, arm {index} patients had increased survival at {number}m.",
+                    sentence2=f"Drug {pmid}-{index} is effective and safe for these patients.",
+                    role1=Role.RESULTS,
+                    role2=Role.CONCLUSIONS,
+                    index1=index,
+                    index2=9,
+                )
+            )
+    return pairs
+
+
+@pytest.fixture
+def sources(tmp_path) -> SourcePaths:
+    pairs = make_pairs()
+    paths = SourcePaths(tmp_path / "pairs.jsonl", tmp_path / "accepted.jsonl", tmp_path / "negatives.jsonl")
+    write_jsonl(paths.pairs, pairs)
+    write_jsonl(paths.evolve, mutated_pairs(pairs, non_contradiction_every=3))
+    write_jsonl(paths.negatives, rule_negatives(pairs))
+    return paths
+
+
+def test_no_abstract_crosses_splits(sources):
+    build = assemble_scicon(sources, params())
+    splits_of = defaultdict(set)
+    for example in build.dataset.examples:
+        splits_of[example.pmid].add(example.split)
+    assert all(len(splits) == 1 for splits in splits_of.values())
+    assert {split for splits in splits_of.values() for split in splits} == {"train", "dev", "test"}
+    # every pair of an abstract (original, mutation, negative) went to the same split
+    assert len(splits_of) == 30
+
+
+def test_a_pmid_keeps_its_split_when_other_abstracts_change(sources, tmp_path):
+    full = assemble_scicon(sources, params())
+    fewer = make_pairs(20)
+    write_jsonl(sources.pairs, fewer)
+    write_jsonl(sources.evolve, mutated_pairs(fewer))
+    write_jsonl(sources.negatives, rule_negatives(fewer))
+    partial = assemble_scicon(sources, params())
+    split_full = {e.pmid: e.split for e in full.dataset.examples}
+    assert all(split_full[e.pmid] == e.split for e in partial.dataset.examples)
+
+
+def test_sentence_order_is_seeded_and_exactly_balanced_per_split_and_label(sources):
+    first = assemble_scicon(sources, params()).dataset
+    again = assemble_scicon(sources, params()).dataset
+    other = assemble_scicon(sources, params(seed=4)).dataset
+    assert [e.model_dump() for e in first.examples] == [e.model_dump() for e in again.examples]
+
+    def swapped(dataset):
+        return {e.example_id for e in dataset.examples if e.sentence1 == dataset.hypotheses[e.example_id]}
+
+    assert swapped(first) != swapped(other)
+    groups = Counter((e.split, e.label) for e in first.examples)
+    swaps = Counter((e.split, e.label) for e in first.examples if e.example_id in swapped(first))
+    for group, size in groups.items():
+        assert swaps[group] == size // 2, group
+
+
+def test_order_swaps_are_half_and_deterministic():
+    ids = [f"id-{i}" for i in range(101)]
+    assert order_swaps(ids, 1, "g") == order_swaps(list(reversed(ids)), 1, "g")
+    assert len(order_swaps(ids, 1, "g")) == 50
+
+
+def test_duplicates_conflicts_and_identical_pairs_are_removed():
+    def candidate(example_id, a, b, label):
+        return Candidate(example_id, "1", a, b, label, "original")
+
+    kept, removed = deduplicate(
+        [
+            candidate("a", "X improved pain.", "Y improved pain.", 0),
+            candidate("b", "y improved  pain.", "X improved pain.", 0),  # same pair, other order and case
+            candidate("c", "P was safe.", "Q was safe.", 0),
+            candidate("d", "Q was safe.", "P was safe.", 1),  # same pair, other label
+            candidate("e", "Same.", "same.", 1),
+        ]
+    )
+    assert [c.example_id for c in kept] == ["a"]
+    assert removed == {"duplicates": 2, "conflicting_labels": 1, "identical_sentences": 1}
+
+
+def test_missing_and_empty_sources_are_reported_not_silently_zero(sources, tmp_path, caplog):
+    write_jsonl(sources.evolve, [m for m in mutated_pairs(make_pairs()) if m.target_label == "contradiction"])
+    sources.negatives.unlink()
+    build = assemble_scicon(sources, params())
+    assert build.metrics["sources"]["rules"] == {"status": "missing", "rows": 0}
+    assert build.metrics["sources"]["evonli_non_contradiction"] == {"status": "empty", "rows": 0}
+    assert build.metrics["sources"]["evonli"]["status"] == "ok"
+    assert build.metrics["sources_unavailable"] == 3
+    assert "does not exist" in caplog.text and "has no rows" in caplog.text
+    assert "| rules | missing | 0 |" in build.card
+
+
+def test_sources_without_contradictions_stop_the_build(sources):
+    with pytest.raises(InputFormatError, match="no contradictions"):
+        assemble_scicon(sources, params(sources=(BuildSource.ORIGINAL, BuildSource.RULE_CONTROLS)))
+
+
+def test_provenance_labels_and_taxonomy(sources):
+    build = assemble_scicon(sources, params())
+    by_generator = defaultdict(set)
+    for example in build.dataset.examples:
+        by_generator[example.generator].add(example.label)
+        assert (example.mutation_type is not None) == (example.label == 1)
+    assert by_generator == {
+        "evonli": {1},
+        "evonli_non_contradiction": {0},
+        "original": {0},
+        "rules": {0, 1},
+    }
+    distribution = build.metrics["mutation_types"]["evonli"]
+    assert sum(distribution.values()) == pytest.approx(1.0, abs=1e-3)
+    assert 0 < build.metrics["hypothesis_only_roc_auc"] <= 1
+
+
+@pytest.mark.parametrize(
+    ("original", "mutated", "expected"),
+    [
+        ("Aspirin reduces mortality.", "Aspirin does not reduce mortality.", "negation_polarity"),
+        ("The drug was effective.", "The drug was ineffective.", "negation_polarity"),
+        ("All patients improved.", "Some patients improved.", "quantifier"),
+        ("Mortality fell by 12%.", "Mortality fell by 30%.", "numerical"),
+        ("Statins must be continued.", "Statins might be continued.", "modality"),
+        ("Exercise increases bone density.", "Exercise decreases bone density.", "causation"),
+        ("Smoking leads to cancer.", "Smoking prevents cancer.", "causation"),
+        ("Levels were higher in group A.", "Levels were lower in group A.", "scalar"),
+        ("The procedure is safe.", "The procedure is dangerous.", "evaluative"),
+        ("Effects appeared before dosing.", "Effects appeared after dosing.", "temporal"),
+        ("Patients should stop the drug.", "Patients should start the drug.", "action"),
+        ("Risk was associated with age.", "Risk was independent of age.", "relational"),
+        ("Benefit was seen in men.", "Benefit was seen in women.", "categorical"),
+        ("The result held in Paris.", "The result held in Lyon.", "other"),
+    ],
+)
+def test_mutation_types_from_word_diff(original, mutated, expected):
+    assert mutation_type(word_diff(original, mutated)) == expected
+
+
+def test_written_splits_load_with_datasets_and_match_the_card(sources, tmp_path):
+    from datasets import load_dataset
+
+    build = assemble_scicon(sources, params())
+    folder = tmp_path / "scicon"
+    (folder).mkdir()
+    (folder / "stale.parquet").write_text("old")
+    write_scicon(build, folder)
+    assert not (folder / "stale.parquet").exists()
+    card = (folder / "README.md").read_text(encoding="utf-8")
+    header = yaml.safe_load(card.split("---")[1])
+    counts = {s["name"]: s["num_examples"] for s in header["dataset_info"]["splits"]}
+    assert counts == {split: build.metrics[split]["examples"] for split in ("train", "dev", "test")}
+
+    dataset = load_dataset(str(folder))
+    assert {name: len(dataset[name]) for name in dataset} == counts
+    assert dataset["train"].features["label"].names == ["non_contradiction", "contradiction"]
+    jsonl = list(read_jsonl(folder / "train.jsonl", Example))
+    assert [e.example_id for e in jsonl] == dataset["train"]["example_id"]
+    as_json = load_dataset("json", data_files=str(folder / "test.jsonl"))["train"]
+    assert len(as_json) == counts["test"]
+    assert json.loads(json.dumps(build.metrics))["examples"] == sum(counts.values())
+
+
+def test_build_params_validation_names_the_key():
+    with pytest.raises(ValueError, match="sum below 1"):
+        params(dev_fraction=0.5, test_fraction=0.5)
+    with pytest.raises(ValueError, match="more than once"):
+        params(sources=(BuildSource.RULES, BuildSource.RULES))
+
+
+def test_build_dataset_keeps_all_unique_candidates():
+    candidates = [
+        Candidate(f"id{i}", str(i % 7), f"Premise {i}.", f"Hypothesis {i}.", i % 2, "x") for i in range(40)
+    ]
+    dataset = build_dataset(candidates, params())
+    assert len(dataset.examples) == 40

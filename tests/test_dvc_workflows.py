@@ -1,0 +1,151 @@
+"""The DVC workflows of the README, for real: threshold experiments, metrics diff,
+releasing SciCon to a remote and pulling or importing it elsewhere, byte for byte."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from scicon.params import Thresholds
+from scicon.sweep import GridPoint, experiment_commands
+from tests.conftest import serve_folder
+from tests.dvc_project import (
+    FAST_PIPELINE_PARAMS,
+    commit_all,
+    copy_project,
+    dvc,
+    project_environment,
+    run,
+    update_params,
+)
+
+pytestmark = pytest.mark.slow
+
+RELEASED = ("data/scicon", "models/scicon-classifier")
+
+
+def file_digests(root: Path, outputs=RELEASED) -> dict[str, str]:
+    digests = {}
+    for output in outputs:
+        for path in sorted((root / output).rglob("*")):
+            if path.is_file():
+                digests[str(path.relative_to(root))] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return digests
+
+
+@pytest.fixture(scope="module")
+def released(tmp_path_factory):
+    """A reproduced project, committed and pushed to a local DVC remote (the release)."""
+    root = tmp_path_factory.mktemp("release")
+    env = project_environment(root / "cache")
+    project = copy_project(root / "project", env)
+    update_params(project, FAST_PIPELINE_PARAMS)
+    remote = root / "remote"
+    remote.mkdir()
+    dvc(project, env, "remote", "add", "--default", "release", str(remote))
+    dvc(project, env, "repro")
+    commit_all(project, env, "SciCon build")
+    pushed = dvc(project, env, "push")
+    assert "pushed" in pushed.stdout
+    return project, env, remote, file_digests(project)
+
+
+def fresh_clone(released, destination: Path) -> Path:
+    project, env, _, _ = released
+    run(["git", "clone", "-q", str(project), str(destination)], destination.parent, env)
+    return destination
+
+
+def test_the_release_holds_the_dataset_card_adapter_and_metrics(released):
+    project, _, _, digests = released
+    assert "data/scicon/README.md" in digests and "data/scicon/train.jsonl" in digests
+    assert any(
+        name.startswith("models/scicon-classifier/") and name.endswith(".safetensors") for name in digests
+    )
+    shown = json.loads(dvc(project, released[1], "metrics", "show", "--json").stdout)
+    metrics = next(iter(shown.values()))["data"]
+    assert {"metrics/build.json", "metrics/evaluate.json", "metrics/evolve.json"} <= set(metrics)
+
+
+def test_pull_from_a_local_remote_restores_scicon_byte_for_byte(released, tmp_path):
+    _, env, _, digests = released
+    clone = fresh_clone(released, tmp_path / "clone")
+    assert not (clone / "data/scicon").exists()
+    dvc(clone, env, "pull", *RELEASED)
+    assert file_digests(clone) == digests
+    status = dvc(clone, env, "status", "build", "finetune")
+    assert "up to date" in status.stdout
+
+
+def test_pull_through_an_http_remote_restores_scicon_byte_for_byte(released, tmp_path):
+    _, env, remote, digests = released
+    clone = fresh_clone(released, tmp_path / "clone")
+    with serve_folder(remote) as url:
+        dvc(clone, env, "remote", "add", "--local", "--default", "web", url)
+        dvc(clone, env, "pull", *RELEASED)
+    assert file_digests(clone) == digests
+    # the HTTP remote is the user's own choice, written to config.local and never committed
+    assert url not in (clone / ".dvc/config").read_text()
+
+
+def test_dvc_import_brings_the_released_dataset_into_another_project(released, tmp_path):
+    project, env, _, digests = released
+    consumer = tmp_path / "consumer"
+    consumer.mkdir()
+    run(["git", "init", "-q"], consumer, env)
+    dvc(consumer, env, "init", "-q")
+    dvc(consumer, env, "import", str(project), "data/scicon", "--out", "scicon")
+    imported = {
+        name.replace("data/scicon", "scicon", 1): digest
+        for name, digest in digests.items()
+        if name.startswith("data/scicon/")
+    }
+    assert file_digests(consumer, outputs=("scicon",)) == imported
+    assert "rev_lock" in (consumer / "scicon.dvc").read_text()
+
+
+def test_a_threshold_experiment_reruns_evolve_and_downstream_only_and_metrics_diff_shows_it(
+    released, tmp_path
+):
+    source, env, _, _ = released
+    project = tmp_path / "experiment"
+    shutil.copytree(source, project)
+    rerun = dvc(project, env, "exp", "run", "--set-param", "sim=0.7")
+    for unchanged in ("ingest", "pairs", "negatives"):
+        assert f"Stage '{unchanged}' didn't change, skipping" in rerun.stdout
+    for rerun_stage in ("evolve", "build"):
+        assert f"Running stage '{rerun_stage}'" in rerun.stdout
+
+    params = json.loads(dvc(project, env, "params", "diff", "--json").stdout)
+    assert params["params.yaml"]["sim"] == {"old": 0.5, "new": 0.7}
+    diff = json.loads(dvc(project, env, "metrics", "diff", "--json").stdout)
+    evolve = diff["metrics/evolve.json"]
+    assert evolve["similarity_pass_rate"]["new"] < evolve["similarity_pass_rate"]["old"]
+    table = dvc(project, env, "metrics", "diff", "--precision", "3").stdout
+    assert "similarity_pass_rate" in table
+
+
+def test_sweep_experiments_are_collected_into_the_sensitivity_plot(released, tmp_path):
+    source, env, _, _ = released
+    project = tmp_path / "sweep"
+    shutil.copytree(source, project)
+    defaults = Thresholds(sim=0.5, claim=0.9, target=0.4)
+    points = [GridPoint(defaults), GridPoint(defaults.model_copy(update={"target": 0.1}))]
+    for command in experiment_commands(points, queue=False):
+        run([sys.executable, "-m", *command], project, env)
+    run([sys.executable, "-m", "scicon.sweep", "plot"], project, env)
+
+    with (project / "plots/sweep/threshold_sensitivity.csv").open() as handle:
+        rows = list(csv.DictReader(handle))
+    target_panel = [row for row in rows if row["threshold"] == "target"]
+    assert [float(row["value"]) for row in target_panel] == [0.1, 0.4]
+    assert {row["experiment"] for row in rows} == {point.name for point in points}
+    assert all(int(row["pairs_tried"]) == FAST_PIPELINE_PARAMS["evolve"]["max_pairs"] for row in rows)
+    png = (project / "plots/sweep/threshold_sensitivity.png").read_bytes()
+    assert png.startswith(b"\x89PNG")

@@ -1,0 +1,199 @@
+"""The evolve run: recipes wired to a backbone, resumable journal, per-pair errors, metrics."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from scicon.backbones import BackboneError, CachedBackbone
+from scicon.params import EvolveParams, Thresholds
+from scicon.recipes import build_searches, recipe_name
+from scicon.records import Abstract, Pair, PairKind, Role, Sentence, TargetLabel
+from scicon.runner import evolve_metrics, read_journal, run_searches, success_by_generation
+from tests.scripted_backend import ScriptedBackend
+
+THRESHOLDS = Thresholds(sim=0.5, claim=0.9, target=0.4)
+
+
+def make_pair(n: int) -> Pair:
+    return Pair(
+        pair_id=f"P{n}-rc-0-1",
+        pmid=f"P{n}",
+        kind=PairKind.RESULT_CONCLUSION,
+        sentence1=f"Outcome {n} fell by {n}0% with drug {n} compared with placebo.",
+        sentence2=f"Drug {n} reduced outcome {n}.",
+        role1=Role.RESULTS,
+        role2=Role.CONCLUSIONS,
+        index1=0,
+        index2=1,
+    )
+
+
+PAIRS = [make_pair(n) for n in range(1, 7)]
+ABSTRACTS = {
+    p.pmid: Abstract(
+        pmid=p.pmid,
+        sentences=(
+            Sentence(role=Role.RESULTS, text=p.sentence1),
+            Sentence(role=Role.CONCLUSIONS, text=p.sentence2),
+        ),
+        origin="test",
+    )
+    for p in PAIRS
+}
+
+
+def rewrite(request) -> str:
+    """Pairs 1-4 get a flipped verb on some seeds; 5 and 6 never change meaning."""
+    member = re.search(r"sentence2: (Drug (\d) .*)\nAnswer:", request.prompt)
+    sentence, number = member.group(1), int(member.group(2))
+    if number <= 4 and request.seed % 3 == 0:
+        return f"Answer: {sentence.replace('reduced', 'increased')}"
+    return f"{sentence[:-1]} in adults."
+
+
+def yes(prompt: str) -> float:
+    if prompt.startswith("You are a helpful assistant expert in Biomedical domain.\nWe want to detect"):
+        return 0.9 if "increased" in prompt.split("sentence2:")[1] else 0.1
+    if "same exact topic" in prompt:
+        return 0.8
+    return 0.95  # claim detection
+
+
+def run(tmp_path, backend, name="trace.jsonl", workers=1, params=None):
+    params = params or EvolveParams(population_size=2, candidates_per_mutation=2, max_iterations=3, seed=3)
+    backbone = CachedBackbone(backend)
+    searches = build_searches(params, THRESHOLDS, backbone, list(ABSTRACTS.values()))
+    result = run_searches(
+        PAIRS,
+        searches,
+        journal=tmp_path / name,
+        config_digest="digest-1",
+        recipe=recipe_name(params),
+        seed=params.seed,
+        abstracts=ABSTRACTS,
+        backbone=backbone,
+        workers=workers,
+    )
+    return result, backbone
+
+
+def test_llm_recipe_end_to_end_with_a_scripted_backbone(tmp_path):
+    result, backbone = run(tmp_path, ScriptedBackend(generate=rewrite, yes=yes))
+    statuses = {t.pair_id: t.status for t in result.traces}
+    assert statuses["P5-rc-0-1"] == "failed" and statuses["P6-rc-0-1"] == "failed"
+    accepted = {a.pair_id: a for a in result.accepted}
+    assert set(accepted) <= {f"P{n}-rc-0-1" for n in range(1, 5)} and accepted
+    first = next(iter(accepted.values()))
+    assert "increased" in first.sentence2 and first.recipe == "evonli"
+    assert [(e.original, e.replacement) for e in first.edits] == [("reduced", "increased")]
+    assert first.similarity == 0.8 and first.claim == 0.95
+    metrics = evolve_metrics(result.traces, THRESHOLDS, 1.0, backbone)
+    assert metrics["pairs_tried"] == 6 and metrics["succeeded"] == len(accepted)
+    assert (
+        metrics["attack_success_rate_ci_low"]
+        < metrics["attack_success_rate"]
+        < metrics["attack_success_rate_ci_high"]
+    )
+    assert metrics["similarity_pass_rate"] == 1.0 and metrics["claim_pass_rate"] == 1.0
+    assert metrics["backbone"]["calls_requested"] == sum(t.backbone_calls for t in result.traces)
+    assert metrics["calls_per_accepted_pair"] > 0
+    rows = success_by_generation(result.traces, 3)
+    assert rows[-1]["accepted"] == len(accepted)
+
+
+def test_resume_after_interruption_gives_the_uninterrupted_output(tmp_path):
+    whole, _ = run(tmp_path, ScriptedBackend(generate=rewrite, yes=yes), name="whole.jsonl")
+
+    calls = {"n": 0}
+
+    def interrupting(request):
+        calls["n"] += 1
+        if calls["n"] > 20:
+            raise KeyboardInterrupt
+        return rewrite(request)
+
+    with pytest.raises(KeyboardInterrupt):
+        run(tmp_path, ScriptedBackend(generate=interrupting, yes=yes), name="resumed.jsonl")
+    partial = read_journal(tmp_path / "resumed.jsonl", "digest-1")
+    assert 0 < len(partial) < len(PAIRS)
+    # a process killed mid-write leaves a torn last line
+    with open(tmp_path / "resumed.jsonl", "a", encoding="utf-8") as handle:
+        handle.write('{"pair_id": "P9-rc-0-1", "pmid": "P')
+
+    backend = ScriptedBackend(generate=rewrite, yes=yes)
+    resumed, _ = run(tmp_path, backend, name="resumed.jsonl")
+    assert resumed.resumed == len(partial)
+    assert (tmp_path / "resumed.jsonl").read_text() == (tmp_path / "whole.jsonl").read_text()
+    assert resumed.accepted == whole.accepted
+    # finished pairs were not searched again
+    searched = {re.search(r"Drug (\d)", r.prompt).group(1) for r in backend.generate_calls}
+    assert not searched & {p.pmid[1:] for p in PAIRS if (p.pair_id, "contradiction") in partial}
+
+
+def test_a_backbone_failure_is_recorded_for_its_pair_and_retried_next_run(tmp_path):
+    def failing_for_pair_3(request):
+        if "Drug 3 " in request.prompt:
+            raise BackboneError("http://server/v1/chat/completions: failed after 5 attempts: ReadTimeout")
+        return rewrite(request)
+
+    result, backbone = run(tmp_path, ScriptedBackend(generate=failing_for_pair_3, yes=yes))
+    by_id = {t.pair_id: t for t in result.traces}
+    assert by_id["P3-rc-0-1"].status == "error" and "ReadTimeout" in by_id["P3-rc-0-1"].error
+    assert sum(t.status == "error" for t in result.traces) == 1
+    assert evolve_metrics(result.traces, THRESHOLDS, 1.0, backbone)["errors"] == 1
+
+    backend = ScriptedBackend(generate=rewrite, yes=yes)
+    again, _ = run(tmp_path, backend)
+    assert {t.pair_id: t.status for t in again.traces}["P3-rc-0-1"] != "error"
+    assert all("Drug 3 " in r.prompt for r in backend.generate_calls)
+
+
+def test_workers_give_the_same_result_as_a_single_worker(tmp_path):
+    single, _ = run(tmp_path, ScriptedBackend(generate=rewrite, yes=yes), name="one.jsonl")
+    parallel, _ = run(tmp_path, ScriptedBackend(generate=rewrite, yes=yes), name="four.jsonl", workers=4)
+    assert (tmp_path / "one.jsonl").read_text() == (tmp_path / "four.jsonl").read_text()
+    assert single.accepted == parallel.accepted
+
+
+def test_journal_records_of_other_settings_are_not_reused(tmp_path):
+    run(tmp_path, ScriptedBackend(generate=rewrite, yes=yes))
+    assert len(read_journal(tmp_path / "trace.jsonl", "digest-1")) == len(PAIRS)
+    assert read_journal(tmp_path / "trace.jsonl", "another-digest") == {}
+
+
+def test_recipe_names_follow_the_paper_table():
+    assert recipe_name(EvolveParams()) == "evonli"
+    assert recipe_name(EvolveParams(similarity="off")) == "no_similarity_check"
+    assert recipe_name(EvolveParams(claim="off")) == "no_claim_check"
+    assert recipe_name(EvolveParams(transformation="random")) == "random_replacement"
+    assert recipe_name(EvolveParams(search="direct_prompt")) == "direct_prompt"
+    assert recipe_name(EvolveParams(similarity="embedding", claim="roles")) == "custom"
+
+
+def test_rule_and_mixed_transformations_propose_deterministic_edits():
+    from scicon.transformations.base import MutationRequest
+    from scicon.transformations.rules import RuleReplacement
+
+    sentence = "Velanoxet significantly reduced nocturnal hypoglycaemia in adults with type 2 diabetes."
+    request = MutationRequest(sentence1="x", sentence2=sentence, original=sentence, seed=3, count=4)
+    rules = RuleReplacement(["negation_insert", "polarity_lexicon"])
+    first = rules.propose([request])[0]
+    assert first == rules.propose([request])[0]
+    assert len(first) == 4
+    assert (
+        "Velanoxet significantly increased nocturnal hypoglycaemia in adults with type 2 diabetes." in first
+    )
+    assert all(text is None or text != sentence for text in first)
+
+    params = EvolveParams(transformation="mixed", rules_share=0.5, rule_operators=("negation_insert",))
+    backbone = CachedBackbone(ScriptedBackend(generate=lambda r: "Velanoxet did nothing."))
+    search = build_searches(params, THRESHOLDS, backbone, list(ABSTRACTS.values()))[TargetLabel.CONTRADICTION]
+    proposals = search.transformation.propose([request])[0]
+    assert len(proposals) == 4
+    assert proposals[:2] == ["Velanoxet did nothing.", "Velanoxet did nothing."]
+    assert (
+        proposals[2]
+        == "Velanoxet did not significantly reduce nocturnal hypoglycaemia in adults with type 2 diabetes."
+    )

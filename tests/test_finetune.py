@@ -1,0 +1,147 @@
+"""LoRA fine-tuning overfits a tiny fixture with a tiny random-weight BERT, and round-trips."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from sklearn.metrics import roc_auc_score
+
+from scicon.params import FinetuneParams
+from scicon.records import Example
+from scicon.train import finetune, load_classifier, predict_contradiction
+from scicon.train.lora import choose_optimizer, choose_precision
+
+WORDS = (
+    "drug lowered raised pressure pain in adults children did not reduce improved worsened mortality".split()
+)
+
+
+@pytest.fixture(scope="module")
+def tiny_model(tmp_path_factory):
+    """A 2-layer BERT with random weights and a word-level vocabulary, saved like a hub model."""
+    from transformers import BertConfig, BertForSequenceClassification, BertTokenizerFast
+
+    folder = tmp_path_factory.mktemp("tiny-bert")
+    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", ".", *WORDS]
+    (folder / "vocab.txt").write_text("\n".join(vocab) + "\n", encoding="utf-8")
+    tokenizer = BertTokenizerFast(vocab_file=str(folder / "vocab.txt"), do_lower_case=True)
+    config = BertConfig(
+        vocab_size=len(vocab),
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=64,
+        hidden_dropout_prob=0.0,
+        attention_probs_dropout_prob=0.0,
+    )
+    import torch
+
+    torch.manual_seed(0)
+    BertForSequenceClassification(config).save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder
+
+
+def examples(split: str = "train") -> list[Example]:
+    rows = []
+    templates = [
+        ("drug lowered pressure in adults .", "drug did not reduce pressure in adults .", 1),
+        ("drug lowered pressure in adults .", "drug lowered pressure in adults .", 0),
+        ("drug improved pain in children .", "drug worsened pain in children .", 1),
+        ("drug improved pain in children .", "drug improved pain in children .", 0),
+        ("drug lowered mortality in adults .", "drug raised mortality in adults .", 1),
+        ("drug lowered mortality in adults .", "drug lowered mortality in adults .", 0),
+        ("drug improved mortality in adults .", "drug did not reduce mortality in adults .", 1),
+    ]
+    for number, (first, second, label) in enumerate(templates):
+        rows.append(
+            Example(
+                example_id=f"{split}-{number}",
+                pmid=str(number),
+                sentence1=first,
+                sentence2=second,
+                label=label,
+                generator="fixture",
+                split=split,
+            )
+        )
+    return rows
+
+
+def tiny_params(model_folder, **overrides) -> FinetuneParams:
+    values = {
+        "base_model": str(model_folder),
+        "max_length": 32,
+        "learning_rate": 1e-2,
+        "per_device_batch_size": 8,
+        "gradient_accumulation_steps": 1,
+        "epochs": 1,
+        "max_steps": 120,
+        "lr_scheduler": "constant",
+        "warmup_ratio": 0.0,
+        "weight_decay": 0.0,
+        "lora_r": 8,
+        "lora_alpha": 16,
+        "lora_dropout": 0.0,
+        "target_modules": "all-linear",
+        "eval_steps": 20,
+        "logging_steps": 5,
+        "early_stopping_patience": None,
+        "seed": 1,
+    } | overrides
+    return FinetuneParams(**values)
+
+
+@pytest.mark.slow
+def test_lora_finetuning_overfits_a_tiny_fixture_and_round_trips(tiny_model, tmp_path):
+    train, dev = examples("train"), examples("dev")
+    output = tmp_path / "classifier"
+    result = finetune(train, dev, tiny_params(tiny_model), output)
+
+    losses = [entry["loss"] for entry in result.loss_curve]
+    assert min(losses[-3:]) < 0.75 * losses[0]
+    # LoRA over frozen random weights: loss falls clearly, but "near 1" needs more steps than CI time
+    assert result.metrics["train_roc_auc"] >= 0.75, result.metrics
+    assert result.metrics["steps"] == 120 and result.metrics["optimizer"] == "adamw_torch"
+    assert [entry["step"] for entry in result.dev_curve] == [20, 40, 60, 80, 100, 120]
+    assert result.metrics["trainable_parameters"] < result.metrics["total_parameters"]
+
+    saved = {path.name for path in output.iterdir()}
+    assert {"adapter_config.json", "adapter_model.safetensors", "scicon_classifier.json"} <= saved
+    assert json.loads((output / "adapter_config.json").read_text())["base_model_name_or_path"] == str(
+        tiny_model
+    )
+
+    model, tokenizer, max_length = load_classifier(output)
+    scores = predict_contradiction(model, tokenizer, [(e.sentence1, e.sentence2) for e in train], max_length)
+    assert roc_auc_score([e.label for e in train], scores) == pytest.approx(
+        result.metrics["train_roc_auc"], abs=1e-3
+    )
+
+
+@pytest.mark.slow
+def test_finetuning_is_seeded(tiny_model, tmp_path):
+    params = tiny_params(tiny_model, max_steps=10, eval_steps=10)
+    first = finetune(examples(), examples("dev"), params, tmp_path / "a")
+    second = finetune(examples(), examples("dev"), params, tmp_path / "b")
+    assert np.allclose([e["loss"] for e in first.loss_curve], [e["loss"] for e in second.loss_curve])
+
+
+@pytest.mark.slow
+def test_early_stopping_on_dev(tiny_model, tmp_path):
+    params = tiny_params(tiny_model, max_steps=200, eval_steps=5, early_stopping_patience=2)
+    result = finetune(examples(), examples("dev"), params, tmp_path / "c")
+    assert result.metrics["stopped_early"] and result.metrics["steps"] < 200
+    assert result.metrics["best_step"] is not None
+
+
+def test_cpu_choices():
+    assert choose_optimizer("auto") == "adamw_torch"
+    assert choose_precision("auto") == {}
+    with pytest.raises(ValueError, match="bitsandbytes"):
+        choose_optimizer("adamw_8bit")
+    with pytest.raises(ValueError, match="GPU"):
+        choose_precision("bf16")

@@ -1,0 +1,96 @@
+"""params.yaml validation, JSON Lines records and atomic writes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from scicon.errors import InputFormatError, ParamsError
+from scicon.io import atomic_open, read_jsonl, write_jsonl
+from scicon.params import EvolveParams, IngestParams, PairsParams, load_section, load_thresholds
+from scicon.records import Abstract, Role, Sentence
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def test_the_shipped_params_file_is_valid_and_carries_the_paper_defaults():
+    thresholds = load_thresholds(REPO / "params.yaml")
+    assert (thresholds.sim, thresholds.claim, thresholds.target) == (0.5, 0.9, 0.4)
+    search = load_section(REPO / "params.yaml", "evolve", EvolveParams)
+    assert (search.population_size, search.candidates_per_mutation, search.max_iterations) == (4, 5, 4)
+    load_section(REPO / "params.yaml", "ingest", IngestParams)
+    load_section(REPO / "params.yaml", "pairs", PairsParams)
+
+
+def write_params(tmp_path, data) -> Path:
+    path = tmp_path / "params.yaml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("section", "message"),
+    [
+        (
+            {"source": "x", "max_abstracts": -3},
+            "ingest.max_abstracts: Input should be greater than 0 (got -3)",
+        ),
+        ({"source": "x", "detokenise": "auto"}, "ingest.detokenise: Extra inputs are not permitted"),
+        ({"source": "x", "sha256": "abc"}, "ingest.sha256: String should match pattern"),
+        ({"split": "train"}, "ingest.source: Field required"),
+    ],
+)
+def test_bad_ingest_params_name_the_key_and_value(tmp_path, section, message):
+    path = write_params(tmp_path, {"ingest": section})
+    with pytest.raises(ParamsError) as caught:
+        load_section(path, "ingest", IngestParams)
+    assert str(caught.value).startswith(f"{path}: ")
+    assert message in str(caught.value)
+
+
+def test_thresholds_must_be_probabilities(tmp_path):
+    path = write_params(tmp_path, {"sim": 1.5, "claim": 0.9, "target": 0.4})
+    with pytest.raises(ParamsError, match=r"sim: Input should be less than or equal to 1 \(got 1.5\)"):
+        load_thresholds(path)
+
+
+def test_missing_section_and_invalid_yaml(tmp_path):
+    path = write_params(tmp_path, {"pairs": {}})
+    with pytest.raises(ParamsError, match="section 'ingest' is missing"):
+        load_section(path, "ingest", IngestParams)
+    path.write_text("ingest: [unclosed", encoding="utf-8")
+    with pytest.raises(ParamsError, match="not valid YAML"):
+        load_section(path, "ingest", IngestParams)
+
+
+def test_repeated_pair_kind_is_rejected(tmp_path):
+    path = write_params(tmp_path, {"pairs": {"kinds": ["result_conclusion", "result_conclusion"]}})
+    with pytest.raises(ParamsError, match="pairs.kinds: Value error, pair kinds are listed more than once"):
+        load_section(path, "pairs", PairsParams)
+
+
+def test_records_round_trip_and_bad_lines_name_file_and_line(tmp_path):
+    record = Abstract(pmid="1", sentences=(Sentence(role=Role.RESULTS, text="A finding."),), origin="f:1")
+    path = tmp_path / "abstracts.jsonl"
+    assert write_jsonl(path, [record, record]) == 2
+    assert list(read_jsonl(path, Abstract)) == [record, record]
+
+    with open(path, "a", encoding="utf-8") as handle:
+        handle.write('{"pmid": "2", "sentences": [{"role": "FINDINGS", "text": "x"}], "origin": "f:9"}\n')
+    with pytest.raises(
+        InputFormatError, match=r"abstracts.jsonl:3: not a valid Abstract record: sentences.0.role"
+    ):
+        list(read_jsonl(path, Abstract))
+
+
+def test_atomic_open_leaves_the_old_file_when_writing_fails(tmp_path):
+    path = tmp_path / "out.txt"
+    path.write_text("previous complete output", encoding="utf-8")
+    with pytest.raises(RuntimeError):
+        with atomic_open(path) as handle:
+            handle.write("half of the new")
+            raise RuntimeError("interrupted")
+    assert path.read_text(encoding="utf-8") == "previous complete output"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.txt"]

@@ -1,0 +1,97 @@
+"""The real pipeline: stage scripts as DVC runs them, in a temporary copy of the project."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+import yaml
+
+from tests.dvc_project import dvc, run
+
+pytestmark = pytest.mark.slow
+
+
+def test_repro_runs_ingest_and_pairs_then_reports_nothing_changed(project):
+    copy, env = project
+    dvc(copy, env, "repro", "pairs")
+    ingest = json.loads((copy / "metrics/ingest.json").read_text())
+    pairs = json.loads((copy / "metrics/pairs.json").read_text())
+    assert ingest["abstracts"] == 40
+    assert pairs["pairs"] > 40
+    assert (copy / "data/interim/pairs.jsonl").read_text().count("\n") == pairs["pairs"]
+
+    again = dvc(copy, env, "repro", "pairs")
+    assert "Data and pipelines are up to date" in again.stdout
+
+    # outputs are DVC-tracked and ignored by git; metrics are committed to git
+    ignored = run(["git", "check-ignore", "data/interim/pairs.jsonl"], copy, env, check=False)
+    assert ignored.returncode == 0
+    metrics_ignored = run(["git", "check-ignore", "metrics/pairs.json"], copy, env, check=False)
+    assert metrics_ignored.returncode == 1
+
+
+def test_changing_a_pairs_param_reruns_pairs_only(project):
+    copy, env = project
+    dvc(copy, env, "repro", "pairs")
+    rerun = dvc(copy, env, "exp", "run", "pairs", "-S", "pairs.result_selector=overlap")
+    assert "Stage 'ingest' didn't change, skipping" in rerun.stdout
+    assert "Running stage 'pairs'" in rerun.stdout
+    assert json.loads((copy / "metrics/pairs.json").read_text())["result_selector"] == "overlap"
+
+
+def test_a_malformed_source_fails_the_stage_naming_file_and_line(project, tmp_path):
+    copy, env = project
+    bad = tmp_path / "bad.txt"
+    bad.write_text("###1\nRESULTS\tFine.\nFINDINGS\tNot a role.\n", encoding="utf-8")
+    result = dvc(copy, env, "exp", "run", "pairs", "-S", f"ingest.source={bad}", check=False)
+    assert result.returncode != 0
+    assert f"error: {bad}:3: unknown role 'FINDINGS'" in result.stderr + result.stdout
+    assert "Traceback" not in result.stderr
+
+
+def test_repro_builds_finetunes_and_evaluates_with_fixture_sources(project):
+    """build -> finetune -> evaluate on the demo corpus, with stand-in evolve/negatives files."""
+    copy, env = project
+    dvc(copy, env, "repro", "pairs")
+    run(
+        [
+            sys.executable,
+            "-m",
+            "tests.source_fixtures",
+            "data/interim/pairs.jsonl",
+            "data/evolve/accepted.jsonl",
+            "data/negatives/negatives.jsonl",
+        ],
+        copy,
+        env,
+    )
+    params = yaml.safe_load((copy / "params.yaml").read_text())
+    params["finetune"].update(max_steps=3, eval_steps=3, max_length=32, logging_steps=1)
+    params["evaluate"]["benchmarks"]["healthver_dev"]["path"] = str(copy / "absent" / "healthver_dev.csv")
+    (copy / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
+
+    dvc(copy, env, "repro", "evaluate")
+    build = json.loads((copy / "metrics/build.json").read_text())
+    assert build["examples"] > 100 and build["sources_unavailable"] == 0
+    assert (copy / "data/scicon/README.md").read_text().startswith("---\n")
+    finetune = json.loads((copy / "metrics/finetune.json").read_text())
+    assert finetune["steps"] == 3
+    evaluate = json.loads((copy / "metrics/evaluate.json").read_text())
+    assert evaluate["demo_biomed_nli"]["status"] == "evaluated"
+    assert (
+        0
+        <= evaluate["demo_biomed_nli"]["roc_auc_ci_low"]
+        <= evaluate["demo_biomed_nli"]["roc_auc_ci_high"]
+        <= 1
+    )
+    assert evaluate["scicon_test"]["status"] == "evaluated"
+    for skipped in ("healthver_dev", "mednli", "mednli_surgery", "cardio", "hard_cardio"):
+        assert evaluate[skipped]["status"] == "skipped" and "roc_auc" not in evaluate[skipped]
+    assert (copy / "plots/roc/demo_biomed_nli.finetuned.csv").exists()
+
+    shown = dvc(copy, env, "metrics", "show")
+    assert "demo_biomed_nli.roc_auc" in shown.stdout
+    again = dvc(copy, env, "repro", "evaluate")
+    assert "Data and pipelines are up to date" in again.stdout
