@@ -118,6 +118,9 @@ def results_from_experiments(experiments: Iterable[Mapping]) -> list[SweepResult
             sim=_column(row, "sim"), claim=_column(row, "claim"), target=_column(row, "target")
         )
         metrics = {key: _column(row, key) for key in (*PASS_RATE_METRIC.values(), *_RATE_KEYS)}
+        for count in ("pairs_tried", "succeeded"):  # exp_show may hand counts back as floats
+            if metrics[count] is not None:
+                metrics[count] = int(metrics[count])
         results.append(SweepResult(name, thresholds, metrics))
     return results
 

@@ -18,11 +18,11 @@ GIT_IDENTITY = {
     "GIT_COMMITTER_EMAIL": "t@example.org",
 }
 
-# Every stage in seconds: rule rewrites instead of generation, two pairs, one
+# Every stage in seconds: rule rewrites instead of generation, three pairs, one
 # generation, three fine-tuning steps, no zero-shot backbone pass over the benchmarks.
 FAST_PIPELINE_PARAMS = {
     "evolve": {
-        "max_pairs": 2,
+        "max_pairs": 3,
         "population_size": 2,
         "candidates_per_mutation": 3,
         "max_iterations": 1,
