@@ -221,11 +221,13 @@ def evolve_metrics(
 def _target_metrics(traces: Sequence[PairTrace], thresholds) -> dict:
     status = {s: sum(t.status == s for t in traces) for s in ("succeeded", "failed", "skipped", "error")}
     attempted = status["succeeded"] + status["failed"]
-    low, high = (
-        proportion_confint(status["succeeded"], attempted, alpha=0.05, method="wilson")
-        if attempted
-        else (0, 0)
-    )
+    # With no attempted pair (all skipped: the originals already meet the target) the
+    # rate is undefined, reported as null rather than as a 0% that never happened.
+    success_rate = interval = None
+    if attempted:
+        success_rate = round(status["succeeded"] / attempted, 4)
+        low, high = proportion_confint(status["succeeded"], attempted, alpha=0.05, method="wilson")
+        interval = (round(float(low), 4), round(float(high), 4))
     candidates = [c for t in traces for g in t.generations for m in g.members for c in m.candidates]
     proposed = [c for c in candidates if c.text is not None]
     sim = [c.similarity for c in proposed if c.similarity is not None]
@@ -242,9 +244,9 @@ def _target_metrics(traces: Sequence[PairTrace], thresholds) -> dict:
         "failed": status["failed"],
         "skipped": status["skipped"],
         "errors": status["error"],
-        "attack_success_rate": round(status["succeeded"] / attempted, 4) if attempted else 0.0,
-        "attack_success_rate_ci_low": round(float(low), 4),
-        "attack_success_rate_ci_high": round(float(high), 4),
+        "attack_success_rate": success_rate,
+        "attack_success_rate_ci_low": interval[0] if interval else None,
+        "attack_success_rate_ci_high": interval[1] if interval else None,
         "contradiction_ratio": round(status["succeeded"] / len(traces), 4) if traces else 0.0,
         "candidates_proposed": len(candidates),
         "no_mutation_rate": round(1 - len(proposed) / len(candidates), 4) if candidates else None,

@@ -110,9 +110,8 @@ def results_from_experiments(experiments: Iterable[Mapping]) -> list[SweepResult
         name = str(row.get("Experiment") or "")
         if not name.startswith(f"{EXPERIMENT_PREFIX}-") or row.get("State") not in (None, "Success"):
             continue
-        success_rate = _column(row, "attack_success_rate")
-        if success_rate is None:
-            log.warning("experiment %s has no %s yet; skipped", name, EVOLVE_METRICS)
+        if _column(row, "pairs_tried") is None:
+            log.warning("experiment %s has no %s; left out", name, EVOLVE_METRICS)
             continue
         thresholds = Thresholds(
             sim=_column(row, "sim"), claim=_column(row, "claim"), target=_column(row, "target")
@@ -187,12 +186,17 @@ def plot_sweep(rows: Sequence[Mapping], defaults: Thresholds, path: Path) -> Non
         if not panel:
             axis.text(0.5, 0.5, "no finished experiments", ha="center", transform=axis.transAxes)
             continue
-        values = [row["value"] for row in panel]
-        rates = [row["attack_success_rate"] for row in panel]
+        # a point where every pair was skipped (its original already met the target) has no rate
+        rated = [row for row in panel if row["attack_success_rate"] is not None]
+        values = [row["value"] for row in rated]
+        rates = [row["attack_success_rate"] for row in rated]
         errors = [
-            [rate - row["attack_success_rate_ci_low"] for rate, row in zip(rates, panel, strict=True)],
-            [row["attack_success_rate_ci_high"] - rate for rate, row in zip(rates, panel, strict=True)],
+            [rate - row["attack_success_rate_ci_low"] for rate, row in zip(rates, rated, strict=True)],
+            [row["attack_success_rate_ci_high"] - rate for rate, row in zip(rates, rated, strict=True)],
         ]
+        for row in panel:
+            if row["attack_success_rate"] is None:
+                axis.annotate("all pairs\nskipped", (row["value"], 0.03), ha="center", fontsize=8)
         axis.errorbar(
             values, rates, yerr=errors, color="tab:blue", marker="o", capsize=3, label="attack success"
         )
@@ -221,6 +225,19 @@ def _run(command: list[str]) -> None:
         raise SciconError(f"{' '.join(command)} failed with exit status {result.returncode}")
 
 
+def _describe(row: Mapping) -> str:
+    if row["attack_success_rate"] is None:
+        success = f"success - (all {row['pairs_tried']} pairs skipped)"
+    else:
+        success = (
+            f"success {row['attack_success_rate']:.3f} "
+            f"[{row['attack_success_rate_ci_low']:.3f}, {row['attack_success_rate_ci_high']:.3f}] "
+            f"of {row['pairs_tried']} pairs"
+        )
+    pass_rate = "-" if row["pass_rate"] is None else f"{row['pass_rate']:.3f}"
+    return f"{success}, pass rate {pass_rate}"
+
+
 def main(args: argparse.Namespace) -> None:
     defaults = load_thresholds(args.params)
     if args.command == "queue":
@@ -240,11 +257,7 @@ def main(args: argparse.Namespace) -> None:
     write_csv(args.csv, rows, SWEEP_FIELDS)
     plot_sweep(rows, defaults, Path(args.png))
     for row in rows:
-        print(
-            f"{row['threshold']:>6} = {row['value']:<5g} success {row['attack_success_rate']:.3f} "
-            f"[{row['attack_success_rate_ci_low']:.3f}, {row['attack_success_rate_ci_high']:.3f}] "
-            f"pass rate {row['pass_rate'] if row['pass_rate'] is not None else '-'} ({row['experiment']})"
-        )
+        print(f"{row['threshold']:>6} = {row['value']:<5g} {_describe(row)} ({row['experiment']})")
     print(f"wrote {args.csv} and {args.png}")
 
 

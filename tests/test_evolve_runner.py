@@ -103,6 +103,16 @@ def test_llm_recipe_end_to_end_with_a_scripted_backbone(tmp_path):
     assert rows[-1]["accepted"] == len(accepted)
 
 
+def test_success_rate_is_undefined_not_zero_when_every_pair_is_skipped(tmp_path):
+    """Originals the goal already rates contradictory are skipped; no attempt, no rate."""
+    result, backbone = run(tmp_path, ScriptedBackend(generate=rewrite, yes=lambda prompt: 0.99))
+    assert {t.status for t in result.traces} == {"skipped"}
+    metrics = evolve_metrics(result.traces, THRESHOLDS, 1.0, backbone)
+    assert metrics["skipped"] == metrics["pairs_tried"] == 6
+    assert metrics["attack_success_rate"] is None
+    assert metrics["attack_success_rate_ci_low"] is None and metrics["attack_success_rate_ci_high"] is None
+
+
 def test_resume_after_interruption_gives_the_uninterrupted_output(tmp_path):
     whole, _ = run(tmp_path, ScriptedBackend(generate=rewrite, yes=yes), name="whole.jsonl")
 
