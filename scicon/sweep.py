@@ -133,12 +133,17 @@ _RATE_KEYS = (
 )
 
 
-def _column(row: Mapping, key: str):
-    """A column of an exp_show row; DVC prefixes a name with its file only when two files share it."""
+def _column(row: Mapping, key: str) -> float | None:
+    """A number from an exp_show row. DVC prefixes a name with its file only when two files
+    share it, and hands a column back as text when some experiments lack the value."""
     for candidate in (key, f"{EVOLVE_METRICS}:{key}", f"params.yaml:{key}"):
         value = row.get(candidate)
-        if value is not None and value != "-":
-            return value
+        if value is None or value in ("-", "", "None", "null"):
+            continue
+        try:
+            return float(value)
+        except (TypeError, ValueError):
+            log.warning("experiment %s: %s is %r, not a number", row.get("Experiment"), key, value)
     return None
 
 
@@ -194,6 +199,9 @@ def plot_sweep(rows: Sequence[Mapping], defaults: Thresholds, path: Path) -> Non
             [rate - row["attack_success_rate_ci_low"] for rate, row in zip(rates, rated, strict=True)],
             [row["attack_success_rate_ci_high"] - rate for rate, row in zip(rates, rated, strict=True)],
         ]
+        swept = [row["value"] for row in panel]
+        margin = 0.05 * (max(swept) - min(swept) or 1)
+        axis.set_xlim(min(swept) - margin, max(swept) + margin)  # unrated points stay in view
         for row in panel:
             if row["attack_success_rate"] is None:
                 axis.annotate("all pairs\nskipped", (row["value"], 0.03), ha="center", fontsize=8)

@@ -75,11 +75,15 @@ def test_results_keep_finished_sweep_experiments_and_resolve_prefixed_columns():
         {**exp_row("sweep-b", 0.2, 0.9, 0.4, 0), "attack_success_rate": None,
          "metrics/evolve.json:attack_success_rate": 0.0},
         {"Experiment": "sweep-failed-early", "State": "Success", "sim": 0.8, "attack_success_rate": "-"},
+        # a column where some experiments lack the value comes back as text
+        {**exp_row("sweep-c", "0.8", "0.9", "0.4", 0), "pairs_tried": "10", "attack_success_rate": "None"},
     ]  # fmt: skip
     results = results_from_experiments(rows)
-    assert [r.experiment for r in results] == ["sweep-a", "sweep-b"]
+    assert [r.experiment for r in results] == ["sweep-a", "sweep-b", "sweep-c"]
     assert results[1].thresholds == Thresholds(sim=0.2, claim=0.9, target=0.4)
     assert results[1].metrics["attack_success_rate"] == 0.0
+    assert results[2].thresholds.sim == 0.8 and results[2].metrics["pairs_tried"] == 10
+    assert results[2].metrics["attack_success_rate"] is None
 
 
 def test_rows_put_each_experiment_in_the_panel_of_the_threshold_it_changes():
