@@ -14,7 +14,7 @@ absolute times are noise):
 The prompts are those of one EvoNLI generation: for each entailing pair of the
 corpus, the classification prompt (E.3.4) for five candidate variants of sentence2.
 
-    python benchmarks/backbone_scoring.py [--corpus data/demo/demo_rct.txt] [--pairs 8]
+    python -m benchmarks.backbone_scoring [--corpus data/demo/demo_rct.txt] [--pairs 8]
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ In a temporary copy of the project, with an empty call cache:
 Prints calls per pair and per accepted pair for both implementations and their
 ratio, and the rerun's wall time as a fraction of the full run's.
 
-    python benchmarks/evolve_cost.py --corpus /abs/path/pubmedqa_rct.txt --pairs 200
+    python -m benchmarks.evolve_cost --corpus /abs/path/pubmedqa_rct.txt --pairs 200
 """
 
 from __future__ import annotations
