@@ -223,11 +223,11 @@ def _target_metrics(traces: Sequence[PairTrace], thresholds) -> dict:
     attempted = status["succeeded"] + status["failed"]
     # With no attempted pair (all skipped: the originals already meet the target) the
     # rate is undefined, reported as null rather than as a 0% that never happened.
-    success_rate = interval = None
+    success_rate = low = high = None
     if attempted:
         success_rate = round(status["succeeded"] / attempted, 4)
-        low, high = proportion_confint(status["succeeded"], attempted, alpha=0.05, method="wilson")
-        interval = (round(float(low), 4), round(float(high), 4))
+        interval = proportion_confint(status["succeeded"], attempted, alpha=0.05, method="wilson")
+        low, high = (round(float(bound), 4) for bound in interval)
     candidates = [c for t in traces for g in t.generations for m in g.members for c in m.candidates]
     proposed = [c for c in candidates if c.text is not None]
     sim = [c.similarity for c in proposed if c.similarity is not None]
@@ -245,8 +245,8 @@ def _target_metrics(traces: Sequence[PairTrace], thresholds) -> dict:
         "skipped": status["skipped"],
         "errors": status["error"],
         "attack_success_rate": success_rate,
-        "attack_success_rate_ci_low": interval[0] if interval else None,
-        "attack_success_rate_ci_high": interval[1] if interval else None,
+        "attack_success_rate_ci_low": low,
+        "attack_success_rate_ci_high": high,
         "contradiction_ratio": round(status["succeeded"] / len(traces), 4) if traces else 0.0,
         "candidates_proposed": len(candidates),
         "no_mutation_rate": round(1 - len(proposed) / len(candidates), 4) if candidates else None,
