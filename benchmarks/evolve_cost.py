@@ -2,17 +2,21 @@
 
 In a temporary copy of the project, with an empty call cache:
 
-1. `dvc repro evolve` on the first N pairs of a corpus with the embedded defaults
-   (the full run, paying for every model call it makes);
+1. `dvc repro evolve` on the first N pairs of a corpus with the embedded defaults,
+   or with the parameters given by ``--set`` (the full run, paying for every model
+   call it makes);
 2. from that run's trace, the backbone calls a naive implementation would have made
    for the same search: every candidate sent to every backbone score, no
    deduplication, no cache (and every rewrite generated);
 3. `dvc exp run evolve -S sim=0.7` afterwards (the threshold rerun).
 
 Prints calls per pair and per accepted pair for both implementations and their
-ratio, and the rerun's wall time as a fraction of the full run's.
+ratio, split into rewrites (``generate``) and yes/no scores (``yes_no``), and the
+rerun's wall time as a fraction of the full run's.
 
     python -m benchmarks.evolve_cost --corpus /abs/path/pubmedqa_rct.txt --pairs 200
+    # the paper's filters, both answered by the backbone:
+    python -m benchmarks.evolve_cost --corpus ... --set evolve.similarity=llm --set evolve.claim=llm
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ import yaml
 from scicon.io import read_jsonl
 from scicon.params import EvolveParams
 from scicon.records import PairTrace
+from scicon.transformations.mixed import share_out
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -48,21 +53,47 @@ def copy_project(target: Path) -> None:
             shutil.copy2(source, target / name)
 
 
-def naive_backbone_calls(traces: list[PairTrace], params: EvolveParams) -> int:
-    """What the search would cost with every backbone score on every candidate and no reuse."""
+def naive_backbone_calls(traces: list[PairTrace], params: EvolveParams) -> dict[str, int]:
+    """What the search would cost with every backbone score on every candidate and no reuse.
+
+    Split like the stage's own accounting: ``generate`` (rewrites) and ``yes_no`` (scores).
+    """
     backbone_scores = 1  # the goal (CLASSIFY)
     backbone_scores += params.similarity == "llm"
     backbone_scores += params.claim == "llm"
-    llm_share = {"llm": 1.0, "mixed": 1.0 - params.rules_share}.get(params.transformation, 0.0)
-    calls = 0
+    rewrites = scores = 0
     for trace in traces:
-        calls += trace.original_confidence is not None  # the skip check of the original pair
+        scores += trace.original_confidence is not None  # the skip check of the original pair
         for generation in trace.generations:
             for member in generation.members:
-                calls += round(len(member.candidates) * llm_share)  # every rewrite generated
+                rewrites += llm_rewrites(len(member.candidates), params)  # every rewrite generated
                 proposed = sum(c.text is not None for c in member.candidates)
-                calls += backbone_scores * proposed
-    return calls
+                scores += backbone_scores * proposed
+    return {"generate": rewrites, "yes_no": scores}
+
+
+def llm_rewrites(candidates: int, params: EvolveParams) -> int:
+    """Of one member's candidates, those the backbone writes (the order scicon.recipes mixes in)."""
+    if params.transformation == "llm":
+        return candidates
+    if params.transformation == "mixed":
+        return share_out(candidates, [1.0 - params.rules_share, params.rules_share])[0]
+    return 0
+
+
+def apply_overrides(params: dict, overrides: list[str]) -> None:
+    """``key.sub=value`` settings (values in YAML), like ``dvc exp run -S``; unknown keys are refused."""
+    for override in overrides:
+        key, separator, value = override.partition("=")
+        if not separator:
+            raise SystemExit(f"--set {override!r}: expected KEY=VALUE")
+        *parents, leaf = key.split(".")
+        node = params
+        for part in parents:
+            node = node.get(part) if isinstance(node, dict) else None
+        if not isinstance(node, dict) or leaf not in node:
+            raise SystemExit(f"--set {override!r}: params.yaml has no key {key!r}")
+        node[leaf] = yaml.safe_load(value)
 
 
 def timed(command: list[str], cwd: Path, env: dict) -> float:
@@ -77,6 +108,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", required=True, help="absolute path of a PubMed RCT text file")
     parser.add_argument("--pairs", type=int, default=200)
+    parser.add_argument(
+        "--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+        help="change a parameter of the run, e.g. evolve.similarity=llm (repeatable)",
+    )  # fmt: skip
     parser.add_argument("--keep", help="keep the project copy in this folder")
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args()
@@ -87,6 +122,7 @@ def main() -> None:
     params = yaml.safe_load((project / "params.yaml").read_text())
     params["ingest"]["source"] = str(Path(args.corpus).resolve())
     params["evolve"]["max_pairs"] = args.pairs
+    apply_overrides(params, args.overrides)
     (project / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
     env = dict(os.environ)
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"
@@ -103,12 +139,14 @@ def main() -> None:
     traces = list(read_jsonl(project / "data/evolve/trace.jsonl", PairTrace))
     evolve = EvolveParams.model_validate(params["evolve"])
     ours = metrics["backbone"]["calls_computed"]
-    naive = naive_backbone_calls(traces, evolve)
+    naive_by_operation = naive_backbone_calls(traces, evolve)
+    naive = sum(naive_by_operation.values())
     rerun_seconds = timed([*dvc, "exp", "run", "evolve", "-S", "sim=0.7"], project, env)
     rerun = json.loads((project / "metrics/evolve.json").read_text())
 
     accepted = metrics["succeeded"]
     figures = {
+        "settings": " ".join(args.overrides) or "params.yaml defaults",
         "pairs": len(traces),
         "accepted": accepted,
         "backbone_calls_this_implementation": ours,
@@ -118,6 +156,11 @@ def main() -> None:
         "calls_per_accepted_pair_this_implementation": round(ours / accepted, 1) if accepted else None,
         "calls_per_accepted_pair_naive": round(naive / accepted, 1) if accepted else None,
         "ratio_naive_vs_this": round(naive / ours, 2) if ours else None,
+        **{
+            f"{operation}_calls_this_vs_naive": f"{metrics['backbone'].get(f'{operation}_computed', 0)}"
+            f" vs {count}"
+            for operation, count in naive_by_operation.items()
+        },
         "full_run_seconds": round(full_seconds, 1),
         "rerun_sim_0.7_seconds": round(rerun_seconds, 1),
         "rerun_fraction_of_full_run": round(rerun_seconds / full_seconds, 3),

@@ -88,7 +88,12 @@ class _Parts:
             constraints.append(LlmSimilarity(self.backbone, thresholds.sim, params.similarity_reference))
         elif params.similarity == "embedding":
             constraints.append(
-                EmbeddingSimilarity(params.embedding_model, thresholds.sim, params.similarity_reference)
+                EmbeddingSimilarity(
+                    params.embedding_model,
+                    thresholds.sim,
+                    params.similarity_reference,
+                    cache=self.backbone.cache if self.backbone is not None else None,
+                )
             )
         if params.claim == "llm":
             constraints.append(LlmClaim(self.backbone, thresholds.claim))

@@ -207,14 +207,15 @@ def evolve_metrics(
             metrics[target.value] = summary
     metrics["wall_seconds"] = round(wall_seconds, 1)
     if backbone is not None:
-        calls = backbone.stats.as_metrics()
+        metrics["backbone"] = backbone.stats.as_metrics()  # this run's model work only
+        # The cost of the output itself comes from the traces, so pairs resumed from an
+        # earlier run count with the calls they cost then.
         accepted = sum(t.accepted is not None for t in traces)
         requested = sum(t.backbone_calls for t in traces)
-        metrics["backbone"] = calls
+        computed = requested - sum(t.cache_hits for t in traces)
+        metrics["computed_calls_per_pair"] = round(computed / len(traces), 2) if traces else None
         metrics["calls_per_accepted_pair"] = round(requested / accepted, 2) if accepted else None
-        metrics["computed_calls_per_accepted_pair"] = (
-            round(calls["calls_computed"] / accepted, 2) if accepted else None
-        )
+        metrics["computed_calls_per_accepted_pair"] = round(computed / accepted, 2) if accepted else None
     return metrics
 
 
@@ -274,7 +275,8 @@ def success_by_generation(traces: Sequence[PairTrace], max_iterations: int) -> l
             {
                 "generation": generation,
                 "accepted": accepted,
-                "cumulative_success_rate": round(accepted / len(attempted), 4) if attempted else 0.0,
+                # undefined with no attempted pair, as the attack success rate
+                "cumulative_success_rate": round(accepted / len(attempted), 4) if attempted else None,
             }
         )
     return rows

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from scicon.backbones.cache import CallCache
 from scicon.constraints import EmbeddingSimilarity, RoleClaim
 from scicon.constraints.base import ConstraintCheck
 from scicon.corpus.readers import read_corpus
@@ -34,6 +35,28 @@ def test_embedding_similarity_can_compare_with_the_original_sentence(similarity)
     reference = EmbeddingSimilarity("embedded:all-minilm-l6-v2", threshold=0.5, reference="original")
     check = ConstraintCheck("Velanoxet increased major bleeding compared with warfarin.", RESULT, CONCLUSION)
     assert reference.scores([check])[0] > similarity.scores([check])[0]
+
+
+def test_embedding_similarity_encodes_each_sentence_once_and_caches_scores(tmp_path):
+    cache = CallCache(tmp_path / "calls.sqlite")
+    first = EmbeddingSimilarity("embedded:all-minilm-l6-v2", threshold=0.5, cache=cache)
+    encoded = []
+    encode = first.encoder.encode
+    first.encoder.encode = lambda texts, **options: encoded.append(list(texts)) or encode(texts, **options)
+    checks = [
+        ConstraintCheck("Velanoxet increased major bleeding compared with warfarin.", RESULT, CONCLUSION),
+        ConstraintCheck("Honey syrup relieved night-time cough in young children.", RESULT, CONCLUSION),
+        ConstraintCheck("Velanoxet increased major bleeding compared with warfarin.", RESULT, CONCLUSION),
+    ]
+    scores = first.scores(checks)
+    assert scores[0] == scores[2] and len(encoded) == 1 and len(encoded[0]) == 3  # RESULT once
+
+    # a later run (a threshold experiment) on the same cache encodes nothing it scored before
+    again = EmbeddingSimilarity("embedded:all-minilm-l6-v2", threshold=0.7, cache=cache)
+    again.encoder.encode = lambda texts, **options: pytest.fail(f"encoded again: {texts}")
+    assert again.scores(checks) == scores
+    uncached = EmbeddingSimilarity("embedded:all-minilm-l6-v2", threshold=0.5)
+    assert uncached.scores(checks) == pytest.approx(scores, abs=1e-6)
 
 
 def test_role_claim_keeps_claims_and_rejects_rewrites_into_methods(fixtures):

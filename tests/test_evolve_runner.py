@@ -98,7 +98,10 @@ def test_llm_recipe_end_to_end_with_a_scripted_backbone(tmp_path):
     )
     assert metrics["similarity_pass_rate"] == 1.0 and metrics["claim_pass_rate"] == 1.0
     assert metrics["backbone"]["calls_requested"] == sum(t.backbone_calls for t in result.traces)
-    assert metrics["calls_per_accepted_pair"] > 0
+    computed = sum(t.backbone_calls - t.cache_hits for t in result.traces)
+    assert metrics["backbone"]["calls_computed"] == computed
+    assert metrics["computed_calls_per_accepted_pair"] == round(computed / len(accepted), 2)
+    assert metrics["calls_per_accepted_pair"] >= metrics["computed_calls_per_accepted_pair"] > 0
     rows = success_by_generation(result.traces, 3)
     assert rows[-1]["accepted"] == len(accepted)
 
@@ -111,10 +114,11 @@ def test_success_rate_is_undefined_not_zero_when_every_pair_is_skipped(tmp_path)
     assert metrics["skipped"] == metrics["pairs_tried"] == 6
     assert metrics["attack_success_rate"] is None
     assert metrics["attack_success_rate_ci_low"] is None and metrics["attack_success_rate_ci_high"] is None
+    assert {row["cumulative_success_rate"] for row in success_by_generation(result.traces, 3)} == {None}
 
 
 def test_resume_after_interruption_gives_the_uninterrupted_output(tmp_path):
-    whole, _ = run(tmp_path, ScriptedBackend(generate=rewrite, yes=yes), name="whole.jsonl")
+    whole, whole_backbone = run(tmp_path, ScriptedBackend(generate=rewrite, yes=yes), name="whole.jsonl")
 
     calls = {"n": 0}
 
@@ -133,10 +137,16 @@ def test_resume_after_interruption_gives_the_uninterrupted_output(tmp_path):
         handle.write('{"pair_id": "P9-rc-0-1", "pmid": "P')
 
     backend = ScriptedBackend(generate=rewrite, yes=yes)
-    resumed, _ = run(tmp_path, backend, name="resumed.jsonl")
+    resumed, resumed_backbone = run(tmp_path, backend, name="resumed.jsonl")
     assert resumed.resumed == len(partial)
     assert (tmp_path / "resumed.jsonl").read_text() == (tmp_path / "whole.jsonl").read_text()
     assert resumed.accepted == whole.accepted
+    # the output's cost counts the resumed pairs too; this run's own work is less
+    whole_metrics = evolve_metrics(whole.traces, THRESHOLDS, 1.0, whole_backbone)
+    resumed_metrics = evolve_metrics(resumed.traces, THRESHOLDS, 1.0, resumed_backbone)
+    for key in ("computed_calls_per_pair", "calls_per_accepted_pair", "computed_calls_per_accepted_pair"):
+        assert resumed_metrics[key] == whole_metrics[key]
+    assert resumed_metrics["backbone"]["calls_requested"] < whole_metrics["backbone"]["calls_requested"]
     # finished pairs were not searched again
     searched = {re.search(r"Drug (\d)", r.prompt).group(1) for r in backend.generate_calls}
     assert not searched & {p.pmid[1:] for p in PAIRS if (p.pair_id, "contradiction") in partial}

@@ -96,3 +96,13 @@ def test_repro_builds_finetunes_and_evaluates_with_fixture_sources(project):
     assert "demo_biomed_nli.roc_auc" in shown.stdout
     again = dvc(copy, env, "repro", "--downstream", "build")
     assert "Data and pipelines are up to date" in again.stdout
+
+    # a threshold the dataset card records, with the same rows: the card changes, nothing retrains
+    card = (copy / "data/scicon/README.md").read_text()
+    params["sim"] = 0.7
+    (copy / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
+    card_only = dvc(copy, env, "repro", "--downstream", "build")
+    assert "Running stage 'build'" in card_only.stdout
+    assert (copy / "data/scicon/README.md").read_text() != card
+    for stage in ("finetune", "evaluate"):
+        assert f"Stage '{stage}' didn't change, skipping" in card_only.stdout

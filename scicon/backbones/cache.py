@@ -218,3 +218,30 @@ class CachedBackbone:
 
     def close(self) -> None:
         self.backend.close()
+
+
+_WEIGHT_SUFFIXES = (".safetensors", ".bin", ".gguf", ".pt")
+
+
+def weights_identity(
+    model: str, digests: CallCache | None, *, gguf_file: str | None = None, revision: str | None = None
+) -> dict:
+    """Identify a model's weights for cache keys: file digests for a local folder (weights
+    and config), id and revision for a hub model."""
+    folder = Path(model)
+    if not folder.exists():
+        return {"hub_id": model, "revision": revision or "main", "gguf_file": gguf_file}
+    files = (
+        [folder / gguf_file]
+        if gguf_file
+        else sorted(
+            p
+            for p in folder.rglob("*")
+            if p.is_file() and (p.suffix in _WEIGHT_SUFFIXES or p.name == "config.json")
+        )
+    )
+    digest = hashlib.sha256()
+    for path in files:
+        file_digest = digests.file_sha256(path) if digests is not None else hash_file(path)[0]
+        digest.update(f"{path.relative_to(folder)}:{file_digest}\n".encode())
+    return {"local_sha256": digest.hexdigest()}

@@ -8,10 +8,8 @@ other requests share its batch.
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections.abc import Sequence
-from pathlib import Path
 
 from scicon.backbones.base import (
     GenerationRequest,
@@ -21,10 +19,7 @@ from scicon.backbones.base import (
     is_yes_no_token,
     normalise,
 )
-from scicon.backbones.cache import CallCache
-from scicon.io import hash_file
-
-_WEIGHT_SUFFIXES = (".safetensors", ".bin", ".gguf", ".pt")
+from scicon.backbones.cache import CallCache, weights_identity
 
 
 class TransformersBackend:
@@ -69,7 +64,7 @@ class TransformersBackend:
         self._lock = threading.Lock()
         self._identity = {
             "backend": self.name,
-            "model": _model_digest(model, gguf_file, revision, digests),
+            "model": weights_identity(model, digests, gguf_file=gguf_file, revision=revision),
             "chat_template": self.tokenizer.chat_template if self._use_template else None,
             "dtype": str(torch_dtype),
         }
@@ -193,24 +188,3 @@ def _sample(logits, sampling: Sampling, generator) -> int:
         keep = ordered.cumsum(0) - ordered < sampling.top_p
         probabilities = torch.zeros_like(probabilities).scatter(0, indices[keep], ordered[keep])
     return int(torch.multinomial(probabilities, 1, generator=generator))
-
-
-def _model_digest(model: str, gguf_file: str | None, revision: str | None, digests: CallCache | None):
-    """Identify the weights: file digests for local models, id and revision for hub models."""
-    folder = Path(model)
-    if not folder.exists():
-        return {"hub_id": model, "revision": revision or "main", "gguf_file": gguf_file}
-    files = (
-        [folder / gguf_file]
-        if gguf_file
-        else sorted(
-            p
-            for p in folder.rglob("*")
-            if p.is_file() and (p.suffix in _WEIGHT_SUFFIXES or p.name == "config.json")
-        )
-    )
-    digest = hashlib.sha256()
-    for path in files:
-        file_digest = digests.file_sha256(path) if digests is not None else hash_file(path)[0]
-        digest.update(f"{path.relative_to(folder)}:{file_digest}\n".encode())
-    return {"local_sha256": digest.hexdigest()}

@@ -10,10 +10,13 @@ sentence2 it was made from.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import threading
 from collections.abc import Sequence
 
 from scicon.backbones import CachedBackbone
+from scicon.backbones.cache import CallCache, weights_identity
 from scicon.constraints.base import BACKBONE_COST, LOCAL_MODEL_COST, ConstraintCheck, Reference
 from scicon.models import resolve_model
 from scicon.prompts import SIMILARITY
@@ -42,26 +45,55 @@ class LlmSimilarity:
 
 
 class EmbeddingSimilarity:
+    """MiniLM cosine; with a call cache, each (reference, candidate) score is computed once
+    ever, so a threshold rerun re-encodes nothing it has scored before."""
+
     kind = "similarity"
     name = "embedding"
     cost = LOCAL_MODEL_COST
 
-    def __init__(self, model: str, threshold: float, reference: Reference = "sentence1"):
+    def __init__(
+        self,
+        model: str,
+        threshold: float,
+        reference: Reference = "sentence1",
+        cache: CallCache | None = None,
+    ):
         from sentence_transformers import SentenceTransformer
 
-        self.encoder = SentenceTransformer(resolve_model(model), device="cpu")
+        path = resolve_model(model)
+        self.encoder = SentenceTransformer(path, device="cpu")
         self.threshold = threshold
         self.reference = reference
+        self.cache = cache
+        self._identity = None
+        if cache is not None:
+            identity = json.dumps(["embedding_similarity", weights_identity(path, cache)], sort_keys=True)
+            self._identity = hashlib.sha256(identity.encode()).hexdigest()
         self._lock = threading.Lock()
 
+    def _key(self, reference: str, candidate: str) -> str:
+        return hashlib.sha256(json.dumps([self._identity, reference, candidate]).encode()).hexdigest()
+
     def scores(self, checks: Sequence[ConstraintCheck]) -> list[float]:
-        if not checks:
-            return []
-        texts = [_reference(check, self.reference) for check in checks] + [c.candidate for c in checks]
+        pairs = [(_reference(check, self.reference), check.candidate) for check in checks]
+        keys = {pair: self._key(*pair) for pair in pairs}
+        known = self.cache.get_many(list(set(keys.values()))) if self.cache is not None else {}
+        missing = sorted({pair for pair in pairs if keys[pair] not in known})
+        if missing:
+            computed = dict(zip((keys[pair] for pair in missing), self._cosines(missing), strict=True))
+            if self.cache is not None:
+                self.cache.put_many(computed)
+            known.update(computed)
+        return [known[keys[pair]] for pair in pairs]
+
+    def _cosines(self, pairs: list[tuple[str, str]]) -> list[float]:
+        # each distinct sentence once: the reference is usually the same for every candidate
+        texts = sorted({text for pair in pairs for text in pair})
         with self._lock:
             vectors = self.encoder.encode(
                 texts, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False
             )
-        references, candidates = vectors[: len(checks)], vectors[len(checks) :]
+        row = {text: vector for text, vector in zip(texts, vectors, strict=True)}
         # cosine in [-1, 1] mapped to [0, 1] so every threshold reads as a probability-like score
-        return [float((1.0 + (r * c).sum()) / 2.0) for r, c in zip(references, candidates, strict=True)]
+        return [float((1.0 + (row[r] * row[c]).sum()) / 2.0) for r, c in pairs]

@@ -9,6 +9,7 @@ per process on first use, so constructing a mutator is cheap.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -34,15 +35,21 @@ class RuleMutator:
 
     def __init__(self, operators: Sequence[str] | None = None):
         self.operators = resolve(CONTRADICTION_OPERATORS if operators is None else operators)
+        # A search mutates the same sentence many times (every member of the first
+        # generation starts from the original; a member nothing improved keeps its parent).
+        self._proposals = functools.lru_cache(maxsize=4096)(self._propose)
 
     def __repr__(self) -> str:
         return f"RuleMutator(operators={list(self.operators)})"
 
     def proposals(self, sentence: str, context: Abstract | None = None) -> dict[str, list[Proposal]]:
         """Every operator's proposals for ``sentence``, in a fixed order (empty lists included)."""
+        return {name: list(found) for name, found in self._proposals(sentence, context).items()}
+
+    def _propose(self, sentence: str, context: Abstract | None) -> dict[str, tuple[Proposal, ...]]:
         analysis = analyse(sentence)
         borrowed = abstract_context(context) if context is not None else None
-        return {name: OPERATORS[name].propose(analysis, borrowed) for name in self.operators}
+        return {name: tuple(OPERATORS[name].propose(analysis, borrowed)) for name in self.operators}
 
     def candidates(
         self, sentence: str, n: int, rng: random.Random, context: Abstract | None = None

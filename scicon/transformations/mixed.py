@@ -8,6 +8,16 @@ from dataclasses import replace
 from scicon.transformations.base import MutationRequest, Transformation
 
 
+def share_out(count: int, shares: Sequence[float]) -> list[int]:
+    """How many of ``count`` candidates each part proposes (shares sum to 1)."""
+    counts = [int(count * share) for share in shares]
+    # hand the remainder to the largest shares first, so counts add up to `count`
+    by_share = sorted(range(len(shares)), key=lambda i: -shares[i])
+    for i in by_share[: count - sum(counts)]:
+        counts[i] += 1
+    return counts
+
+
 class MixedTransformation:
     def __init__(self, parts: Sequence[tuple[Transformation, float]]):
         total = sum(share for _, share in parts)
@@ -16,19 +26,12 @@ class MixedTransformation:
         self.parts = [(part, share / total) for part, share in parts]
         self.name = "+".join(part.name for part, _ in parts)
 
-    def _counts(self, count: int) -> list[int]:
-        counts = [int(count * share) for _, share in self.parts]
-        # hand the remainder to the largest shares first, so counts add up to `count`
-        by_share = sorted(range(len(self.parts)), key=lambda i: -self.parts[i][1])
-        for i in by_share[: count - sum(counts)]:
-            counts[i] += 1
-        return counts
-
     def propose(self, requests: Sequence[MutationRequest]) -> list[list[str | None]]:
         proposals: list[list[str | None]] = [[] for _ in requests]
         if not requests:
             return proposals
-        for (part, _), count in zip(self.parts, self._counts(requests[0].count), strict=True):
+        counts = share_out(requests[0].count, [share for _, share in self.parts])
+        for (part, _), count in zip(self.parts, counts, strict=True):
             if count == 0:
                 continue
             batch = [replace(r, count=count) for r in requests]
