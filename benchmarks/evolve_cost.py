@@ -58,12 +58,11 @@ def naive_backbone_calls(traces: list[PairTrace], params: EvolveParams) -> dict[
 
     Split like the stage's own accounting: ``generate`` (rewrites) and ``yes_no`` (scores).
     """
-    backbone_scores = 1  # the goal (CLASSIFY)
-    backbone_scores += params.similarity == "llm"
-    backbone_scores += params.claim == "llm"
+    goal = params.goal == "llm"  # CLASSIFY; a sequence-classification goal is no backbone call
+    backbone_scores = goal + (params.similarity == "llm") + (params.claim == "llm")
     rewrites = scores = 0
     for trace in traces:
-        scores += trace.original_confidence is not None  # the skip check of the original pair
+        scores += goal and trace.original_confidence is not None  # the skip check of the original pair
         for generation in trace.generations:
             for member in generation.members:
                 rewrites += llm_rewrites(len(member.candidates), params)  # every rewrite generated

@@ -40,6 +40,10 @@ def test_naive_search_scores_every_proposed_candidate_with_every_backbone_score(
     assert naive_backbone_calls(traces, cheap_filters) == {"generate": 2 * 2, "yes_no": 1 + 8}
     rules_only = EvolveParams(transformation="rules", similarity="off", claim="llm")
     assert naive_backbone_calls(traces, rules_only) == {"generate": 0, "yes_no": 1 + 2 * 8}
+    classifier_goal = EvolveParams(
+        transformation="llm", similarity="embedding", claim="llm", goal="classifier", classifier_model="m"
+    )
+    assert naive_backbone_calls(traces, classifier_goal) == {"generate": 10, "yes_no": 8}
     # a pair that failed before its first score (a backbone error) adds nothing
     assert naive_backbone_calls([trace([], original_confidence=None)], paper) == {"generate": 0, "yes_no": 0}
 
