@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -111,9 +115,10 @@ def test_lora_finetuning_overfits_a_tiny_fixture_and_round_trips(tiny_model, tmp
 
     saved = {path.name for path in output.iterdir()}
     assert {"adapter_config.json", "adapter_model.safetensors", "scicon_classifier.json"} <= saved
-    assert json.loads((output / "adapter_config.json").read_text())["base_model_name_or_path"] == str(
-        tiny_model
-    )
+    adapter_config = json.loads((output / "adapter_config.json").read_text())
+    assert adapter_config["base_model_name_or_path"] == str(tiny_model)
+    # the same training writes the same bytes whatever the process's hash seed
+    assert adapter_config["target_modules"] == sorted(adapter_config["target_modules"])
 
     model, tokenizer, max_length = load_classifier(output)
     scores = predict_contradiction(model, tokenizer, [(e.sentence1, e.sentence2) for e in train], max_length)
@@ -128,6 +133,27 @@ def test_finetuning_is_seeded(tiny_model, tmp_path):
     first = finetune(examples(), examples("dev"), params, tmp_path / "a")
     second = finetune(examples(), examples("dev"), params, tmp_path / "b")
     assert np.allclose([e["loss"] for e in first.loss_curve], [e["loss"] for e in second.loss_curve])
+
+
+@pytest.mark.slow
+def test_the_saved_adapter_does_not_depend_on_the_hash_seed(tiny_model, tmp_path):
+    """Same data, same seed, another process: the same bytes, so DVC sees no change."""
+    script = (
+        "import sys\nfrom pathlib import Path\n"
+        "from tests.test_finetune import examples, tiny_params\nfrom scicon.train import finetune\n"
+        "params = tiny_params(Path(sys.argv[1]), max_steps=2, eval_steps=2)\n"
+        "finetune(examples(), examples('dev'), params, Path(sys.argv[2]))\n"
+    )
+    for hash_seed in ("1", "2"):
+        subprocess.run(
+            [sys.executable, "-c", script, str(tiny_model), str(tmp_path / hash_seed)],
+            env={**os.environ, "PYTHONHASHSEED": hash_seed},
+            cwd=Path(__file__).resolve().parent.parent,
+            check=True,
+            capture_output=True,
+        )
+    for saved in ("adapter_config.json", "adapter_model.safetensors"):
+        assert (tmp_path / "1" / saved).read_bytes() == (tmp_path / "2" / saved).read_bytes(), saved
 
 
 @pytest.mark.slow

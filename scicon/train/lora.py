@@ -304,7 +304,13 @@ def save_classifier(model, tokenizer, params: FinetuneParams, output_dir: Path) 
     staging = output_dir.with_name(f".{output_dir.name}.tmp")
     shutil.rmtree(staging, ignore_errors=True)
     # record the base model by its params reference, not this machine's resolved path
-    model.peft_config["default"].base_model_name_or_path = params.base_model
+    config = model.peft_config["default"]
+    config.base_model_name_or_path = params.base_model
+    # peft keeps module names in a set, written in hash-seed order: sorted, the same
+    # training writes the same bytes, so DVC sees an unchanged model as unchanged
+    for names in ("target_modules", "modules_to_save"):
+        if isinstance(getattr(config, names, None), set | list | tuple):
+            setattr(config, names, sorted(getattr(config, names)))
     model.save_pretrained(staging)
     tokenizer.save_pretrained(staging)
     record = {"base_model": params.base_model, "max_length": params.max_length, "labels": LABELS}
