@@ -23,7 +23,7 @@ import sqlite3
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from scicon.backbones.base import Backend, GenerationRequest, Sampling, YesNo, derive_seed
@@ -98,6 +98,21 @@ class CallCache:
             self._db.close()
 
 
+def answer_from_cache(
+    cache: CallCache | None, keyed: dict[str, object], compute: Callable[[list], Sequence]
+) -> tuple[dict[str, object], int]:
+    """Answers for ``keyed`` (key → request): from ``cache`` where it has them, the rest
+    computed in one batch and stored. Also returns how many were computed."""
+    found = cache.get_many(list(keyed)) if cache is not None else {}
+    missing = [key for key in keyed if key not in found]
+    if missing:
+        computed = dict(zip(missing, compute([keyed[key] for key in missing]), strict=True))
+        if cache is not None:
+            cache.put_many(computed)
+        found.update(computed)
+    return found, len(missing)
+
+
 class CallStats:
     """Calls asked for, answered from the cache, and paid for, per operation."""
 
@@ -168,18 +183,19 @@ class CachedBackbone:
 
         ``requested`` counts every call asked for, including repeats within the batch.
         """
-        found = self.cache.get_many(list(keyed)) if self.cache is not None else {}
-        missing = [key for key in keyed if key not in found]
-        started = time.perf_counter()
-        if missing:
-            computed = dict(zip(missing, compute([keyed[key] for key in missing]), strict=True))
-            if self.cache is not None:
-                self.cache.put_many(computed)
-            found.update(computed)
-        elapsed = time.perf_counter() - started if missing else 0.0
+        elapsed = 0.0
+
+        def timed_compute(batch: list) -> Sequence:
+            nonlocal elapsed
+            started = time.perf_counter()
+            answers = compute(batch)
+            elapsed = time.perf_counter() - started
+            return answers
+
+        found, computed = answer_from_cache(self.cache, keyed, timed_compute)
         for stats in (self.stats, getattr(self._local, "scope", None)):
             if stats is not None:
-                stats.record(operation, requested, requested - len(missing), len(missing), elapsed)
+                stats.record(operation, requested, requested - computed, computed, elapsed)
         return found
 
     def generate(

@@ -16,7 +16,7 @@ import threading
 from collections.abc import Sequence
 
 from scicon.backbones import CachedBackbone
-from scicon.backbones.cache import CallCache, weights_identity
+from scicon.backbones.cache import CallCache, answer_from_cache, weights_identity
 from scicon.constraints.base import BACKBONE_COST, LOCAL_MODEL_COST, ConstraintCheck, Reference
 from scicon.models import resolve_model
 from scicon.prompts import SIMILARITY
@@ -77,15 +77,9 @@ class EmbeddingSimilarity:
 
     def scores(self, checks: Sequence[ConstraintCheck]) -> list[float]:
         pairs = [(_reference(check, self.reference), check.candidate) for check in checks]
-        keys = {pair: self._key(*pair) for pair in pairs}
-        known = self.cache.get_many(list(set(keys.values()))) if self.cache is not None else {}
-        missing = sorted({pair for pair in pairs if keys[pair] not in known})
-        if missing:
-            computed = dict(zip((keys[pair] for pair in missing), self._cosines(missing), strict=True))
-            if self.cache is not None:
-                self.cache.put_many(computed)
-            known.update(computed)
-        return [known[keys[pair]] for pair in pairs]
+        keys = [self._key(*pair) for pair in pairs]
+        scores, _ = answer_from_cache(self.cache, dict(zip(keys, pairs, strict=True)), self._cosines)
+        return [scores[key] for key in keys]
 
     def _cosines(self, pairs: list[tuple[str, str]]) -> list[float]:
         # each distinct sentence once: the reference is usually the same for every candidate
