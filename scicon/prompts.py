@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scicon.records import TargetLabel
+from scicon.records.base import TargetLabel
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 import re
 
-from scicon.records import WordEdit
+from scicon.records.base import WordEdit
 
 # Words keep inner hyphens, apostrophes, decimal points and percent signs
 # ("low-dose", "0.05", "12%"); other punctuation marks are tokens of their own.

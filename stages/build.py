@@ -9,9 +9,10 @@ from pathlib import Path
 
 from scicon.dataset import assemble_scicon, write_scicon
 from scicon.dataset.build import TAXONOMY_PLOT_FIELDS, taxonomy_plot_rows
+from scicon.dataset.params import BuildParams
 from scicon.dataset.sources import SourcePaths
 from scicon.io import write_json
-from scicon.params import BuildParams, load_section, load_thresholds
+from scicon.params import load_section, load_thresholds
 from scicon.plots import write_csv
 from scicon.stage import run_stage, stage_parser
 

@@ -8,12 +8,14 @@ one ROC-curve CSV per benchmark and model into the plots folder.
 import shutil
 from pathlib import Path
 
+from scicon.backbones.params import BackboneParams
 from scicon.evaluate import evaluate_benchmarks, load_benchmarks
+from scicon.evaluate.params import EvaluateParams
 from scicon.goal import LlmContradictionScorer
 from scicon.io import read_jsonl, write_json
-from scicon.params import BackboneParams, EvaluateParams, load_section
+from scicon.params import load_section
 from scicon.plots import write_csv
-from scicon.records import Example
+from scicon.records.dataset import Example
 from scicon.stage import run_stage, stage_parser
 from scicon.train import load_classifier, predict_contradiction
 

@@ -8,11 +8,14 @@ generation plot data and `metrics/evolve.json`.
 import time
 from pathlib import Path
 
+from scicon.backbones.params import BackboneParams
+from scicon.evolve.params import EvolveParams
+from scicon.evolve.recipes import build_searches, needs_backbone, recipe_name
+from scicon.evolve.runner import config_digest, evolve_metrics, run_searches, success_by_generation
 from scicon.io import read_jsonl, write_json, write_jsonl
-from scicon.params import BackboneParams, EvolveParams, load_section, load_thresholds
-from scicon.recipes import build_searches, needs_backbone, recipe_name
-from scicon.records import Abstract, Pair
-from scicon.runner import config_digest, evolve_metrics, run_searches, success_by_generation
+from scicon.params import load_section, load_thresholds
+from scicon.records.corpus import Abstract
+from scicon.records.pairs import Pair
 from scicon.stage import run_stage, stage_parser
 
 # Settings that change how fast a run goes, not what it produces.

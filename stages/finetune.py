@@ -7,11 +7,12 @@ and the training-loss and dev ROC-AUC curves for `dvc plots`.
 from pathlib import Path
 
 from scicon.io import read_jsonl, write_json
-from scicon.params import FinetuneParams, load_section
+from scicon.params import load_section
 from scicon.plots import write_csv
-from scicon.records import Example
+from scicon.records.dataset import Example
 from scicon.stage import run_stage, stage_parser
 from scicon.train import finetune
+from scicon.train.params import FinetuneParams
 
 
 def main(args) -> None:

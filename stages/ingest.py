@@ -5,8 +5,9 @@ Writes the abstracts, the records it skipped (with file, line and reason) and
 """
 
 from scicon.corpus import ingest
+from scicon.corpus.params import IngestParams
 from scicon.io import write_json, write_jsonl
-from scicon.params import IngestParams, load_section
+from scicon.params import load_section
 from scicon.paths import cache_root
 from scicon.stage import run_stage, stage_parser
 

@@ -6,9 +6,11 @@ swaps); writes the negatives, what could not be made with its reason, and
 """
 
 from scicon.io import read_jsonl, write_json, write_jsonl
-from scicon.params import NegativesParams, load_section
-from scicon.records import Abstract, Pair
+from scicon.params import load_section
+from scicon.records.corpus import Abstract
+from scicon.records.pairs import Pair
 from scicon.rules.generators import build_negatives
+from scicon.rules.params import NegativesParams
 from scicon.stage import run_stage, stage_parser
 
 

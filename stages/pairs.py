@@ -5,10 +5,12 @@ reason, and `metrics/pairs.json`. With `pairs.result_selector: llm` or
 `pairs.generate_missing_conclusions`, the backbone of params `backbone` is used.
 """
 
+from scicon.backbones.params import BackboneParams
 from scicon.io import read_jsonl, write_json, write_jsonl
 from scicon.pairing import build_pairs, make_selector
-from scicon.params import BackboneParams, PairsParams, load_section
-from scicon.records import Abstract
+from scicon.pairing.params import PairsParams
+from scicon.params import load_section
+from scicon.records.corpus import Abstract
 from scicon.stage import run_stage, stage_parser
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scicon.records import Abstract, Role, Sentence
+from scicon.records.corpus import Abstract, Role, Sentence
 
 TRIAL = Abstract(
     pmid="T1",

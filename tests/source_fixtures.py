@@ -16,7 +16,10 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from scicon.io import read_jsonl, write_jsonl
-from scicon.records import MutatedPair, Pair, RuleNegative, TargetLabel
+from scicon.records.base import TargetLabel
+from scicon.records.evolve import MutatedPair
+from scicon.records.negatives import RuleNegative
+from scicon.records.pairs import Pair
 from scicon.textdiff import word_diff
 
 _FLIPS = {

@@ -9,10 +9,10 @@ import pytest
 from scicon.errors import InputFormatError, ParamsError
 from scicon.evaluate import Benchmark, Skipped, load_benchmarks
 from scicon.evaluate.benchmarks import harden
+from scicon.evaluate.params import BenchmarkSpec
 from scicon.io import write_jsonl
 from scicon.negation import remove_negation
-from scicon.params import BenchmarkSpec
-from scicon.records import Example
+from scicon.records.dataset import Example
 
 
 def spec(kind, path=None, **options) -> BenchmarkSpec:

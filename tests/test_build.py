@@ -10,13 +10,16 @@ import yaml
 
 from scicon.dataset import assemble_scicon, write_scicon
 from scicon.dataset.build import build_dataset, deduplicate, order_swaps
+from scicon.dataset.params import BuildParams, BuildSource
 from scicon.dataset.sources import Candidate, SourcePaths
 from scicon.dataset.taxonomy import mutation_type
 from scicon.errors import InputFormatError
 from scicon.io import read_jsonl, write_jsonl
-from scicon.params import BuildParams, BuildSource
-from scicon.records import Example, Pair, PairKind, Role
+from scicon.records.corpus import Role
+from scicon.records.dataset import Example
+from scicon.records.pairs import Pair, PairKind
 from scicon.textdiff import word_diff
+from tests.params_defaults import section
 from tests.source_fixtures import mutated_pairs, rule_negatives
 
 ALL_SOURCES = tuple(BuildSource)
@@ -24,7 +27,7 @@ ALL_SOURCES = tuple(BuildSource)
 
 def params(**overrides) -> BuildParams:
     values = {"sources": ALL_SOURCES, "dev_fraction": 0.2, "test_fraction": 0.2, "seed": 3} | overrides
-    return BuildParams(**values)
+    return section("build", BuildParams, **values)
 
 
 def make_pairs(abstracts: int = 30) -> list[Pair]:

@@ -8,7 +8,7 @@ from scicon.backbones.cache import CallCache
 from scicon.constraints import EmbeddingSimilarity, RoleClaim
 from scicon.constraints.base import ConstraintCheck
 from scicon.corpus.readers import read_corpus
-from scicon.records import Abstract
+from scicon.records.corpus import Abstract
 
 CONCLUSION = "Velanoxet reduced major bleeding compared with warfarin in adults with atrial fibrillation."
 RESULT = "Major bleeding occurred in 4% of the velanoxet group and 9% of the warfarin group (P = 0.02)."

@@ -13,7 +13,8 @@ import pytest
 from scicon.corpus.model import RawAbstract
 from scicon.corpus.readers import read_corpus
 from scicon.errors import InputFormatError
-from scicon.records import Role, Skip
+from scicon.records.base import Skip
+from scicon.records.corpus import Role
 
 
 def abstracts_of(path: Path, **options) -> list[RawAbstract]:

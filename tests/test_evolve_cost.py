@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from benchmarks.evolve_cost import apply_overrides, naive_backbone_calls
-from scicon.params import EvolveParams
-from scicon.records import CandidateTrace, GenerationTrace, MemberTrace, PairTrace, TargetLabel
+from perf.evolve_cost import apply_overrides, naive_backbone_calls
+from scicon.evolve.params import EvolveParams
+from scicon.records.base import TargetLabel
+from scicon.records.evolve import CandidateTrace, GenerationTrace, MemberTrace, PairTrace
 from scicon.transformations.mixed import share_out
 
 

@@ -7,10 +7,13 @@ import re
 import pytest
 
 from scicon.backbones import BackboneError, CachedBackbone
-from scicon.params import EvolveParams, Thresholds
-from scicon.recipes import build_searches, recipe_name
-from scicon.records import Abstract, Pair, PairKind, Role, Sentence, TargetLabel
-from scicon.runner import evolve_metrics, read_journal, run_searches, success_by_generation
+from scicon.evolve.params import EvolveParams
+from scicon.evolve.recipes import build_searches, recipe_name
+from scicon.evolve.runner import evolve_metrics, read_journal, run_searches, success_by_generation
+from scicon.params import Thresholds
+from scicon.records.base import TargetLabel
+from scicon.records.corpus import Abstract, Role, Sentence
+from scicon.records.pairs import Pair, PairKind
 from tests.scripted_backend import ScriptedBackend
 
 THRESHOLDS = Thresholds(sim=0.5, claim=0.9, target=0.4)

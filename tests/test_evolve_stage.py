@@ -9,7 +9,9 @@ import pytest
 import yaml
 
 from scicon.io import read_jsonl, write_jsonl
-from scicon.records import Abstract, MutatedPair, Pair, PairKind, PairTrace, Role, Sentence
+from scicon.records.corpus import Abstract, Role, Sentence
+from scicon.records.evolve import MutatedPair, PairTrace
+from scicon.records.pairs import Pair, PairKind
 from stages import evolve
 
 REPO = Path(__file__).resolve().parent.parent

@@ -12,10 +12,11 @@ import numpy as np
 import pytest
 from sklearn.metrics import roc_auc_score
 
-from scicon.params import FinetuneParams
-from scicon.records import Example
+from scicon.records.dataset import Example
 from scicon.train import finetune, load_classifier, predict_contradiction
 from scicon.train.lora import choose_optimizer, choose_precision
+from scicon.train.params import FinetuneParams
+from tests.params_defaults import section
 
 WORDS = (
     "drug lowered raised pressure pain in adults children did not reduce improved worsened mortality".split()
@@ -96,7 +97,7 @@ def tiny_params(model_folder, **overrides) -> FinetuneParams:
         "early_stopping_patience": None,
         "seed": 1,
     } | overrides
-    return FinetuneParams(**values)
+    return section("finetune", FinetuneParams, **values)
 
 
 @pytest.mark.slow

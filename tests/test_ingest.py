@@ -7,8 +7,9 @@ import hashlib
 import pytest
 
 from scicon.corpus import ingest
+from scicon.corpus.params import IngestParams
 from scicon.errors import ChecksumMismatchError, InputFormatError
-from scicon.params import IngestParams
+from tests.params_defaults import section
 
 CORPUS = """###A1
 RESULTS\tFirst abstract result.
@@ -31,7 +32,7 @@ def corpus_file(tmp_path, text=CORPUS):
 
 
 def test_empty_abstracts_and_duplicate_pmids_are_counted_not_dropped_silently(tmp_path):
-    result = ingest(IngestParams(source=str(corpus_file(tmp_path))), cache_dir=tmp_path)
+    result = ingest(section("ingest", IngestParams, source=str(corpus_file(tmp_path))), cache_dir=tmp_path)
     assert [a.pmid for a in result.abstracts] == ["A1", "A3"]
     assert result.abstracts[0].sentences[0].text == "First abstract result."  # first A1 wins
     assert [(s.reason, s.where.rsplit(":", 1)[1]) for s in result.skipped] == [
@@ -60,9 +61,9 @@ def many_abstracts(tmp_path, count=50):
 
 def test_sampling_is_seeded_and_keeps_file_order(tmp_path):
     path = str(many_abstracts(tmp_path))
-    first = ingest(IngestParams(source=path, max_abstracts=10, seed=1), cache_dir=tmp_path)
-    again = ingest(IngestParams(source=path, max_abstracts=10, seed=1), cache_dir=tmp_path)
-    other = ingest(IngestParams(source=path, max_abstracts=10, seed=2), cache_dir=tmp_path)
+    first = ingest(section("ingest", IngestParams, source=path, max_abstracts=10, seed=1), cache_dir=tmp_path)
+    again = ingest(section("ingest", IngestParams, source=path, max_abstracts=10, seed=1), cache_dir=tmp_path)
+    other = ingest(section("ingest", IngestParams, source=path, max_abstracts=10, seed=2), cache_dir=tmp_path)
     pmids = [a.pmid for a in first.abstracts]
     assert len(pmids) == 10 and pmids == sorted(pmids)
     assert pmids == [a.pmid for a in again.abstracts]
@@ -72,7 +73,8 @@ def test_sampling_is_seeded_and_keeps_file_order(tmp_path):
 
 def test_sample_larger_than_corpus_keeps_everything(tmp_path):
     result = ingest(
-        IngestParams(source=str(many_abstracts(tmp_path, 5)), max_abstracts=10), cache_dir=tmp_path
+        section("ingest", IngestParams, source=str(many_abstracts(tmp_path, 5)), max_abstracts=10),
+        cache_dir=tmp_path,
     )
     assert len(result.abstracts) == 5 and result.metrics["abstracts_sampled_out"] == 0
 
@@ -80,15 +82,20 @@ def test_sample_larger_than_corpus_keeps_everything(tmp_path):
 def test_a_corpus_with_no_usable_abstract_is_an_error(tmp_path):
     path = corpus_file(tmp_path, "###1\n\n###2\n")
     with pytest.raises(InputFormatError, match="no usable abstracts"):
-        ingest(IngestParams(source=str(path)), cache_dir=tmp_path)
+        ingest(section("ingest", IngestParams, source=str(path)), cache_dir=tmp_path)
 
 
 def test_url_source_with_correct_and_wrong_checksum(file_server, tmp_path):
     folder, base = file_server
     (folder / "rct.txt").write_text(CORPUS, encoding="utf-8")
     digest = hashlib.sha256(CORPUS.encode()).hexdigest()
-    good = ingest(IngestParams(source=f"{base}/rct.txt", sha256=digest), cache_dir=tmp_path / "c1")
+    good = ingest(
+        section("ingest", IngestParams, source=f"{base}/rct.txt", sha256=digest), cache_dir=tmp_path / "c1"
+    )
     assert [a.pmid for a in good.abstracts] == ["A1", "A3"]
     assert good.metrics["source_checksum_pinned"] is True
     with pytest.raises(ChecksumMismatchError, match="sha256 mismatch"):
-        ingest(IngestParams(source=f"{base}/rct.txt", sha256="a" * 64), cache_dir=tmp_path / "c2")
+        ingest(
+            section("ingest", IngestParams, source=f"{base}/rct.txt", sha256="a" * 64),
+            cache_dir=tmp_path / "c2",
+        )

@@ -6,9 +6,11 @@ import pytest
 
 from scicon.errors import ParamsError
 from scicon.pairing import build_pairs, make_cheap_selector
-from scicon.params import PairsParams
-from scicon.records import PairKind, Role
+from scicon.pairing.params import PairsParams
+from scicon.records.corpus import Role
+from scicon.records.pairs import PairKind
 from tests.builders import abstract
+from tests.params_defaults import section
 
 TRIAL = abstract(
     "P1",
@@ -26,7 +28,7 @@ TRIAL = abstract(
 def params(**overrides) -> PairsParams:
     values = dict(kinds=["conclusion_conclusion", "result_conclusion"], min_words=4)
     values.update(overrides)
-    return PairsParams(**values)
+    return section("pairs", PairsParams, **values)
 
 
 @pytest.mark.parametrize("selector", ["tfidf", "overlap"])

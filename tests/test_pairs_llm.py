@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from scicon.backbones import CachedBackbone
 from scicon.pairing import build_pairs, make_selector
-from scicon.params import PairsParams
+from scicon.pairing.params import PairsParams
 from tests.builders import abstract
+from tests.params_defaults import section
 from tests.scripted_backend import ScriptedBackend
 
 TRIAL = abstract(
@@ -34,7 +35,7 @@ def answer_with(text: str):
 def params(**overrides) -> PairsParams:
     values = dict(kinds=["result_conclusion"], result_selector="llm", min_words=4)
     values.update(overrides)
-    return PairsParams(**values)
+    return section("pairs", PairsParams, **values)
 
 
 def test_the_model_answer_is_matched_to_a_results_sentence():

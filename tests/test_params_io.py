@@ -7,10 +7,13 @@ from pathlib import Path
 import pytest
 import yaml
 
+from scicon.corpus.params import IngestParams
 from scicon.errors import InputFormatError, ParamsError
+from scicon.evolve.params import EvolveParams
 from scicon.io import atomic_open, read_jsonl, write_jsonl
-from scicon.params import EvolveParams, IngestParams, PairsParams, load_section, load_thresholds
-from scicon.records import Abstract, Role, Sentence
+from scicon.pairing.params import PairsParams
+from scicon.params import load_section, load_thresholds
+from scicon.records.corpus import Abstract, Role, Sentence
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -9,10 +9,11 @@ from sklearn.metrics import roc_auc_score
 
 from scicon.evaluate import Benchmark, BenchmarkPair, Skipped, evaluate_benchmarks
 from scicon.evaluate.ngrams import ngram_set, overlap
+from scicon.evaluate.params import EvaluateParams
 from scicon.evaluate.roc import auc_with_interval, paired_auc_test, rank_auc, roc_points, stratified_resamples
 from scicon.evaluate.zero_shot import zero_shot_scores
 from scicon.goal import LlmContradictionScorer
-from scicon.params import EvaluateParams
+from tests.params_defaults import section
 
 
 def noisy_scores(n=400, separation=1.0, seed=0):
@@ -131,7 +132,7 @@ def evaluate_params(**overrides) -> EvaluateParams:
         "ngram_sizes": (3, 5),
         "seed": 0,
     } | overrides
-    return EvaluateParams(**values)
+    return section("evaluate", EvaluateParams, **values)
 
 
 def demo_benchmark(n=40) -> Benchmark:

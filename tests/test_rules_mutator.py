@@ -7,7 +7,7 @@ import random
 import pytest
 
 from scicon.errors import ParamsError
-from scicon.records import WordEdit
+from scicon.records.base import WordEdit
 from scicon.rules import CONTRADICTION_OPERATORS, RuleEdit, RuleMutator
 from tests.rules_fixtures import TRIAL
 

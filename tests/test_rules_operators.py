@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from scicon.records import TargetLabel
+from scicon.records.base import TargetLabel
 from scicon.rules.analysis import analyse
 from scicon.rules.context import abstract_context
 from scicon.rules.registry import OPERATORS

@@ -10,16 +10,23 @@ import yaml
 from scicon.errors import ParamsError
 from scicon.io import read_jsonl, write_jsonl
 from scicon.pairing import build_pairs, make_cheap_selector
-from scicon.params import NegativesParams, PairsParams
-from scicon.records import Pair, PairKind, Role, RuleNegative, Skip, TargetLabel
+from scicon.pairing.params import PairsParams
+from scicon.records.base import Skip, TargetLabel
+from scicon.records.corpus import Role
+from scicon.records.negatives import RuleNegative
+from scicon.records.pairs import Pair, PairKind
 from scicon.rules.generators import build_negatives
+from scicon.rules.params import NegativesParams
 from stages import negatives as stage
+from tests.params_defaults import section
 from tests.rules_fixtures import TRIAL
 
 # one result-conclusion and one conclusion-conclusion pair, made by the pairs stage's own code
 PAIRS = build_pairs(
     [TRIAL],
-    PairsParams(
+    section(
+        "pairs",
+        PairsParams,
         kinds=["conclusion_conclusion", "result_conclusion"],
         max_conclusion_pairs_per_abstract=1,
         max_result_pairs_per_abstract=1,
@@ -136,7 +143,11 @@ def test_no_controls_when_the_ratio_is_zero(tmp_path):
 
 
 def test_modified_eda_prefers_antonyms_then_negation():
-    params = NegativesParams(**{**PARAMS, "generator": "modified_eda", "control_ratio": 0, "max_per_pair": 1})
+    params = section(
+        "negatives",
+        NegativesParams,
+        **{**PARAMS, "generator": "modified_eda", "control_ratio": 0, "max_per_pair": 1},
+    )
     no_antonym = written_pair(
         "T1", "Participants were followed up at the clinic.", "Velanoxet lowered mortality."
     )
@@ -157,6 +168,6 @@ def test_unknown_operator_in_params_names_the_key(tmp_path):
 
 def test_bad_params_are_rejected_with_the_key():
     with pytest.raises(ValueError, match="max_per_pair"):
-        NegativesParams(**{**PARAMS, "max_per_pair": 0})
+        section("negatives", NegativesParams, **{**PARAMS, "max_per_pair": 0})
     with pytest.raises(ValueError, match="sentences"):
-        NegativesParams(**{**PARAMS, "sentences": ["sentence3"]})
+        section("negatives", NegativesParams, **{**PARAMS, "sentences": ["sentence3"]})

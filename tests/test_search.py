@@ -8,7 +8,9 @@ import pytest
 
 from scicon.constraints.base import ConstraintCheck
 from scicon.goal import TargetConfidence
-from scicon.records import Pair, PairKind, Role, TargetLabel
+from scicon.records.base import TargetLabel
+from scicon.records.corpus import Role
+from scicon.records.pairs import Pair, PairKind
 from scicon.search import DirectPromptSearch, EvolutionarySearch, SearchSettings
 from scicon.transformations.base import MutationRequest
 

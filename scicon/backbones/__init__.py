@@ -11,8 +11,8 @@ from pathlib import Path
 
 from scicon.backbones.base import BackboneError, Backend, GenerationRequest, Sampling, YesNo
 from scicon.backbones.cache import CACHE_FILE, CachedBackbone, CallCache
+from scicon.backbones.params import BackboneParams
 from scicon.models import resolve_model
-from scicon.params import BackboneParams
 from scicon.paths import cache_root
 
 log = logging.getLogger(__name__)

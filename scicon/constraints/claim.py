@@ -28,7 +28,7 @@ from scicon.backbones import CachedBackbone
 from scicon.constraints.base import BACKBONE_COST, LOCAL_MODEL_COST, ConstraintCheck
 from scicon.errors import InputFormatError
 from scicon.prompts import CLAIM_DETECTION
-from scicon.records import Abstract, Role
+from scicon.records.corpus import Abstract, Role
 
 log = logging.getLogger(__name__)
 

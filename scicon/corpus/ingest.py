@@ -10,11 +10,12 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from scicon.corpus.params import IngestParams
 from scicon.corpus.readers import read_corpus
 from scicon.corpus.sources import resolve_source
 from scicon.errors import InputFormatError
-from scicon.params import IngestParams
-from scicon.records import Abstract, Role, Skip
+from scicon.records.base import Skip
+from scicon.records.corpus import Abstract, Role
 
 log = logging.getLogger(__name__)
 

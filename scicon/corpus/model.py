@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from scicon.records import Sentence
+from scicon.records.corpus import Sentence
 
 
 @dataclass

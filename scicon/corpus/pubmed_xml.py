@@ -17,7 +17,8 @@ from typing import BinaryIO
 
 from scicon.corpus.model import RawAbstract
 from scicon.errors import InputFormatError
-from scicon.records import Role, Sentence, Skip
+from scicon.records.base import Skip
+from scicon.records.corpus import Role, Sentence
 
 _ROLES = {role.value: role for role in Role}
 _SPACES = re.compile(r"\s+")

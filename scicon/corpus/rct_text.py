@@ -17,7 +17,7 @@ from typing import Literal
 
 from scicon.corpus.model import RawAbstract
 from scicon.errors import InputFormatError
-from scicon.records import Role, Sentence
+from scicon.records.corpus import Role, Sentence
 
 ROLE_NAMES = tuple(role.value for role in Role)
 

@@ -21,7 +21,7 @@ from scicon.corpus.model import RawAbstract
 from scicon.corpus.pubmed_xml import parse_pubmed_xml
 from scicon.corpus.rct_text import Detokenize, parse_rct_lines
 from scicon.errors import InputFormatError
-from scicon.records import Skip
+from scicon.records.base import Skip
 
 ARCHIVE_SUFFIXES = (".zip", ".7z")
 

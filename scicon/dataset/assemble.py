@@ -10,10 +10,11 @@ from scicon.dataset.baseline import hypothesis_only_roc_auc
 from scicon.dataset.build import SPLITS, BuiltDataset, build_dataset, build_metrics
 from scicon.dataset.card import render_card
 from scicon.dataset.export import write_split
+from scicon.dataset.params import BuildParams
 from scicon.dataset.sources import SourcePaths, SourceReport, read_sources
 from scicon.errors import InputFormatError
 from scicon.io import atomic_open
-from scicon.params import BuildParams, Thresholds
+from scicon.params import Thresholds
 
 log = logging.getLogger(__name__)
 

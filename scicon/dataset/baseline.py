@@ -15,7 +15,7 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import roc_auc_score
 
-from scicon.records import Example
+from scicon.records.dataset import Example
 
 
 def hypothesis_only_roc_auc(

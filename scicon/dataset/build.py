@@ -24,10 +24,10 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from scicon.dataset.params import BuildParams
 from scicon.dataset.sources import Candidate, SourceReport
 from scicon.dataset.taxonomy import TYPE_NAMES
-from scicon.params import BuildParams
-from scicon.records import Example
+from scicon.records.dataset import Example
 
 log = logging.getLogger(__name__)
 

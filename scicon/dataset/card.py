@@ -13,9 +13,10 @@ from collections.abc import Sequence
 import yaml
 
 from scicon.dataset.build import SPLITS, BuiltDataset
+from scicon.dataset.params import BuildParams
 from scicon.dataset.sources import SourceReport
 from scicon.dataset.taxonomy import MUTATION_TYPES
-from scicon.params import BuildParams, Thresholds
+from scicon.params import Thresholds
 
 LABEL_NAMES = {0: "non_contradiction", 1: "contradiction"}
 

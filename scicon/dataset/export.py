@@ -14,7 +14,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from scicon.io import atomic_open, write_jsonl
-from scicon.records import Example
+from scicon.records.dataset import Example
 
 SCHEMA = pa.schema(
     [

@@ -11,10 +11,13 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from scicon.dataset.params import BuildSource
 from scicon.dataset.taxonomy import mutation_type
 from scicon.io import read_jsonl
-from scicon.params import BuildSource
-from scicon.records import MutatedPair, Pair, RuleNegative, TargetLabel
+from scicon.records.base import TargetLabel
+from scicon.records.evolve import MutatedPair
+from scicon.records.negatives import RuleNegative
+from scicon.records.pairs import Pair
 
 log = logging.getLogger(__name__)
 

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from scicon.negation import is_negation
-from scicon.records import WordEdit
+from scicon.records.base import WordEdit
 
 
 @dataclass(frozen=True)

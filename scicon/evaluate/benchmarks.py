@@ -42,11 +42,11 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from scicon.errors import InputFormatError, ParamsError
+from scicon.evaluate.params import BenchmarkSpec
 from scicon.evaluate.specialties import SPECIALTY_KEYWORDS, keyword_pattern, specialty_pattern
 from scicon.io import read_jsonl
 from scicon.negation import NEGATION_WORDS, remove_negation
-from scicon.params import BenchmarkSpec
-from scicon.records import Example
+from scicon.records.dataset import Example
 
 log = logging.getLogger(__name__)
 

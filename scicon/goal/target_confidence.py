@@ -17,7 +17,7 @@ from typing import Protocol
 from scicon.backbones import CachedBackbone
 from scicon.errors import ParamsError
 from scicon.prompts import CLASSIFICATION
-from scicon.records import TargetLabel
+from scicon.records.base import TargetLabel
 
 SentencePair = tuple[str, str]
 

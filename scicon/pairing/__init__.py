@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from scicon.errors import ParamsError
 from scicon.pairing.pairs import PairsResult, build_pairs
+from scicon.pairing.params import PairsParams
 from scicon.pairing.selectors import (
     RESULT_SELECTORS,
     ResultSelector,
@@ -13,7 +14,6 @@ from scicon.pairing.selectors import (
     SelectionRequest,
     make_cheap_selector,
 )
-from scicon.params import PairsParams
 
 if TYPE_CHECKING:
     from scicon.backbones import CachedBackbone

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from scicon.backbones import CachedBackbone, Sampling
 from scicon.pairing.selectors import ResultSelector, Selection, SelectionRequest
 from scicon.prompts import CONCLUSION_GENERATION, RESULT_EXTRACTION, match_sentence, parse_generated_sentence
-from scicon.records import Abstract, Role
+from scicon.records.corpus import Abstract, Role
 
 log = logging.getLogger(__name__)
 

@@ -14,9 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from scicon.pairing.params import PairsParams
 from scicon.pairing.selectors import ResultSelector, SelectionRequest
-from scicon.params import PairsParams
-from scicon.records import Abstract, Pair, PairKind, Role, Sentence, Skip
+from scicon.records.base import Skip
+from scicon.records.corpus import Abstract, Role, Sentence
+from scicon.records.pairs import Pair, PairKind
 
 if TYPE_CHECKING:
     from scicon.pairing.llm import ConclusionWriter

@@ -18,7 +18,7 @@ from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, TfidfVectorizer
 from sklearn.metrics.pairwise import cosine_similarity
 
 from scicon.errors import ParamsError
-from scicon.records import Abstract, Role
+from scicon.records.corpus import Abstract, Role
 
 
 @dataclass(frozen=True)

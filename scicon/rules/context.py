@@ -21,7 +21,7 @@ import functools
 import re
 from dataclasses import dataclass
 
-from scicon.records import Abstract, Role
+from scicon.records.corpus import Abstract, Role
 from scicon.rules import resources
 from scicon.rules.analysis import readings
 from scicon.rules.tables import closed_class, cues

@@ -27,10 +27,13 @@ from dataclasses import dataclass, field
 
 from tqdm import tqdm
 
-from scicon.params import NegativesParams
-from scicon.records import Abstract, Pair, RuleNegative, Skip, TargetLabel
+from scicon.records.base import Skip, TargetLabel
+from scicon.records.corpus import Abstract
+from scicon.records.negatives import RuleNegative
+from scicon.records.pairs import Pair
 from scicon.rules.mutator import RuleEdit, RuleMutator, draw
 from scicon.rules.operators import Proposal
+from scicon.rules.params import NegativesParams
 from scicon.rules.registry import CONTROL_OPERATORS, OPERATORS, resolve
 
 log = logging.getLogger(__name__)

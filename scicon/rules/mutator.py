@@ -14,7 +14,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scicon.records import Abstract, WordEdit
+from scicon.records.base import WordEdit
+from scicon.records.corpus import Abstract
 from scicon.rules.analysis import analyse
 from scicon.rules.context import abstract_context
 from scicon.rules.operators import Proposal

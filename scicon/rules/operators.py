@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from scicon.records import TargetLabel
+from scicon.records.base import TargetLabel
 from scicon.rules.analysis import Analysis
 from scicon.rules.context import AbstractContext
 

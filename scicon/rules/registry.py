@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from scicon.errors import ParamsError
-from scicon.records import TargetLabel
+from scicon.records.base import TargetLabel
 from scicon.rules import lexical, negation, quantities, swaps
 from scicon.rules.operators import FunctionOperator
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from scicon.records import GenerationTrace
+from scicon.records.evolve import GenerationTrace
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from scicon.backbones.base import derive_seed
 from scicon.goal import TargetConfidence
-from scicon.records import Abstract, CandidateTrace, GenerationTrace, MemberTrace, Pair
+from scicon.records.corpus import Abstract
+from scicon.records.evolve import CandidateTrace, GenerationTrace, MemberTrace
+from scicon.records.pairs import Pair
 from scicon.search.base import Accepted, SearchOutcome
 from scicon.transformations.base import MutationRequest, Transformation
 

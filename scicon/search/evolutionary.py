@@ -26,7 +26,9 @@ from dataclasses import dataclass
 from scicon.backbones.base import derive_seed
 from scicon.constraints.base import Constraint, ConstraintCheck
 from scicon.goal import TargetConfidence
-from scicon.records import Abstract, CandidateTrace, GenerationTrace, MemberTrace, Pair
+from scicon.records.corpus import Abstract
+from scicon.records.evolve import CandidateTrace, GenerationTrace, MemberTrace
+from scicon.records.pairs import Pair
 from scicon.search.base import Accepted, SearchOutcome, SearchSettings
 from scicon.transformations.base import MutationRequest, Transformation
 

@@ -33,8 +33,8 @@ from sklearn.metrics import roc_auc_score
 
 from scicon.errors import InputFormatError, ParamsError
 from scicon.models import resolve_model
-from scicon.params import FinetuneParams
-from scicon.records import Example
+from scicon.records.dataset import Example
+from scicon.train.params import FinetuneParams
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from scicon.backbones.base import derive_seed
-from scicon.records import Abstract, TargetLabel
+from scicon.records.base import TargetLabel
+from scicon.records.corpus import Abstract
 
 
 @dataclass(frozen=True)

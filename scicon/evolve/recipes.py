@@ -14,9 +14,11 @@ from scicon.backbones import CachedBackbone, Sampling
 from scicon.constraints import EmbeddingSimilarity, LlmClaim, LlmSimilarity, RoleClaim
 from scicon.constraints.base import Constraint
 from scicon.errors import ParamsError
+from scicon.evolve.params import EvolveParams
 from scicon.goal import LlmContradictionScorer, SequenceClassifierScorer, TargetConfidence
-from scicon.params import EvolveParams, Thresholds
-from scicon.records import Abstract, TargetLabel
+from scicon.params import Thresholds
+from scicon.records.base import TargetLabel
+from scicon.records.corpus import Abstract
 from scicon.search import DirectPromptSearch, EvolutionarySearch, SearchSettings
 from scicon.transformations import (
     LlmWordReplacement,

@@ -14,7 +14,7 @@ absolute times are noise):
 The prompts are those of one EvoNLI generation: for each entailing pair of the
 corpus, the classification prompt (E.3.4) for five candidate variants of sentence2.
 
-    python -m benchmarks.backbone_scoring [--corpus data/demo/demo_rct.txt] [--pairs 8]
+    python -m perf.backbone_scoring [--corpus data/demo/demo_rct.txt] [--pairs 8]
 """
 
 from __future__ import annotations
@@ -27,11 +27,12 @@ from pathlib import Path
 from scicon.backbones.base import GenerationRequest, Sampling, yes_no_from_logprobs
 from scicon.backbones.llama_cpp_backend import LlamaCppBackend
 from scicon.corpus import ingest
+from scicon.corpus.params import IngestParams
 from scicon.models import resolve_model
 from scicon.pairing import build_pairs, make_cheap_selector
-from scicon.params import IngestParams, PairsParams
+from scicon.pairing.params import PairsParams
 from scicon.prompts import CLASSIFICATION, TARGET_LABEL_WORDS, WORD_REPLACEMENT
-from scicon.records import TargetLabel
+from scicon.records.base import TargetLabel
 
 
 def evolve_like_prompts(corpus: str, pairs: int, candidates: int) -> tuple[list[str], list[str]]:

@@ -29,7 +29,10 @@ from tqdm import tqdm
 from scicon.backbones import BackboneError, CachedBackbone
 from scicon.backbones.base import derive_seed
 from scicon.io import write_jsonl
-from scicon.records import Abstract, MutatedPair, Pair, PairTrace, TargetLabel
+from scicon.records.base import TargetLabel
+from scicon.records.corpus import Abstract
+from scicon.records.evolve import MutatedPair, PairTrace
+from scicon.records.pairs import Pair
 from scicon.search.base import SearchOutcome
 from scicon.textdiff import word_diff, words_changed
 

@@ -14,9 +14,9 @@ Prints calls per pair and per accepted pair for both implementations and their
 ratio, split into rewrites (``generate``) and yes/no scores (``yes_no``), and the
 rerun's wall time as a fraction of the full run's.
 
-    python -m benchmarks.evolve_cost --corpus /abs/path/pubmedqa_rct.txt --pairs 200
+    python -m perf.evolve_cost --corpus /abs/path/pubmedqa_rct.txt --pairs 200
     # the paper's filters, both answered by the backbone:
-    python -m benchmarks.evolve_cost --corpus ... --set evolve.similarity=llm --set evolve.claim=llm
+    python -m perf.evolve_cost --corpus ... --set evolve.similarity=llm --set evolve.claim=llm
 """
 
 from __future__ import annotations
@@ -33,9 +33,9 @@ from pathlib import Path
 
 import yaml
 
+from scicon.evolve.params import EvolveParams
 from scicon.io import read_jsonl
-from scicon.params import EvolveParams
-from scicon.records import PairTrace
+from scicon.records.evolve import PairTrace
 from scicon.transformations.mixed import share_out
 
 REPO = Path(__file__).resolve().parent.parent
@@ -72,7 +72,7 @@ def naive_backbone_calls(traces: list[PairTrace], params: EvolveParams) -> dict[
 
 
 def llm_rewrites(candidates: int, params: EvolveParams) -> int:
-    """Of one member's candidates, those the backbone writes (the order scicon.recipes mixes in)."""
+    """Of one member's candidates, those the backbone writes (the order scicon.evolve.recipes mixes in)."""
     if params.transformation == "llm":
         return candidates
     if params.transformation == "mixed":

@@ -1,1 +1,0 @@
-"""Scripts that print speed and cost figures as ratios within one run: python -m benchmarks.<name>."""

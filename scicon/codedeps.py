@@ -1,0 +1,315 @@
+"""What each stage's code is: the files its script imports, found by reading the source.
+
+A stage's result depends on every module of ``scicon`` its script imports, directly or
+not, and on the data files those modules read. This module computes that set from the
+source (AST, nothing is imported), for two uses that must agree:
+
+- ``dvc.yaml``: each stage's code ``deps`` and the params keys it reads are checked
+  against what the code says (``python -m scicon.codedeps check``; ``write`` updates
+  dvc.yaml), so a dependency list cannot drift from the imports;
+- resumable stages (the evolve journal) fold :func:`code_digest` into the digest that
+  decides whether an earlier run's records may be reused, so any code change on the
+  search path recomputes instead of restoring old results.
+
+Three things beyond plain imports count: importing ``a.b.c`` runs the ``__init__`` of
+``a`` and ``a.b``; a package that creates a :class:`scicon.registry.Registry` with
+``package=__name__`` imports every module in it; a module that sets
+``__data__ = ("folder", ...)`` reads those paths (relative to its own folder).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import hashlib
+import importlib
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import BaseModel
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("scicon",)
+DVC_FILE = "dvc.yaml"
+
+
+def _module_file(module: str, root: Path) -> Path | None:
+    base = root.joinpath(*module.split("."))
+    if base.with_suffix(".py").is_file():
+        return base.with_suffix(".py")
+    if (base / "__init__.py").is_file():
+        return base / "__init__.py"
+    return None
+
+
+def _package_inits(module: str, root: Path) -> list[Path]:
+    parts = module.split(".")
+    inits = []
+    for end in range(1, len(parts)):
+        init = root.joinpath(*parts[:end], "__init__.py")
+        if init.is_file():
+            inits.append(init)
+    return inits
+
+
+def _module_name(path: Path, root: Path) -> str:
+    relative = path.relative_to(root).with_suffix("")
+    parts = relative.parts[:-1] if relative.name == "__init__" else relative.parts
+    return ".".join(parts)
+
+
+def _is_registry_package(tree: ast.Module) -> bool:
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Call)
+            and getattr(node.func, "id", getattr(node.func, "attr", None)) == "Registry"
+            and any(
+                k.arg == "package" and isinstance(k.value, ast.Name) and k.value.id == "__name__"
+                for k in node.keywords
+            )
+        ):
+            return True
+    return False
+
+
+def _declared_data(tree: ast.Module, folder: Path) -> list[Path]:
+    for node in tree.body:
+        if (
+            isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == "__data__" for t in node.targets)
+            and isinstance(node.value, ast.Tuple | ast.List)
+        ):
+            return [
+                folder / element.value for element in node.value.elts if isinstance(element, ast.Constant)
+            ]
+    return []
+
+
+def _imported_modules(tree: ast.Module, current: str, is_package: bool) -> Iterable[str]:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = current.split(".") if is_package else current.split(".")[:-1]
+                base = base[: len(base) - (node.level - 1)]
+                module = ".".join([*base, node.module] if node.module else base)
+            else:
+                module = node.module or ""
+            yield module
+            for alias in node.names:
+                yield f"{module}.{alias.name}"  # a submodule, when one of that name exists
+
+
+def import_closure(entry: Path, root: Path = ROOT) -> list[Path]:
+    """Every file of :data:`PACKAGES` the script ``entry`` runs or reads, sorted; ``entry`` first."""
+    entry = entry.resolve()
+    seen: set[Path] = set()
+    data: set[Path] = set()
+    queue = [entry]
+    while queue:
+        path = queue.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        is_package = path.name == "__init__.py"
+        current = _module_name(path, root) if path.is_relative_to(root) else path.stem
+        data.update(_declared_data(tree, path.parent))
+        found: list[Path] = []
+        for module in _imported_modules(tree, current, is_package):
+            if module.split(".")[0] not in PACKAGES:
+                continue
+            target = _module_file(module, root)
+            if target is not None:
+                found += [target, *_package_inits(module, root)]
+        if is_package and _is_registry_package(tree):
+            found += sorted(p for p in path.parent.glob("*.py"))
+            found += sorted(p for p in path.parent.glob("*/__init__.py"))
+        queue += [p for p in found if p not in seen]
+    files = {p.resolve() for p in seen} | {
+        f.resolve() for d in data for f in ([d] if d.is_file() else d.rglob("*")) if f.is_file()
+    }
+    files.discard(entry)
+    return [entry, *sorted(files)]
+
+
+def code_digest(files: Iterable[Path], root: Path = ROOT) -> str:
+    """SHA-256 over the files' repository paths and bytes: changes when any of them does."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(f).resolve() for f in files):
+        digest.update(f"{path.relative_to(root)}\0".encode())
+        digest.update(path.read_bytes())
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def stage_code_digest(script: str | Path, root: Path = ROOT) -> str:
+    """The digest of everything the stage script ``script`` imports or reads."""
+    return code_digest(import_closure(root / script, root), root)
+
+
+def _folders_when_whole(files: list[Path], root: Path) -> list[str]:
+    """Paths for dvc.yaml: a folder whose every file is needed is listed as the folder."""
+    needed = set(files)
+
+    def whole(folder: Path) -> bool:
+        contents = [f for f in folder.rglob("*") if f.is_file() and "__pycache__" not in f.parts]
+        return bool(contents) and all(f in needed for f in contents)
+
+    listed: list[str] = []
+    covered: set[Path] = set()
+    for path in files:
+        if path in covered:
+            continue
+        top = None
+        for folder in reversed(path.relative_to(root).parents[:-1]):  # outermost first
+            if (root / folder).resolve() != root and whole(root / folder):
+                top = root / folder
+                break
+        if top is not None and top.relative_to(root).parts[0] in PACKAGES and top != root / PACKAGES[0]:
+            listed.append(str(top.relative_to(root)))
+            covered.update(f for f in files if f.is_relative_to(top))
+        else:
+            listed.append(str(path.relative_to(root)))
+            covered.add(path)
+    return sorted(dict.fromkeys(listed), key=lambda p: (not p.startswith("stages/"), p))
+
+
+def expected_code_deps(script: str, root: Path = ROOT) -> list[str]:
+    return _folders_when_whole(import_closure(root / script, root), root)
+
+
+# ---- params --------------------------------------------------------------------------------------
+
+
+def rerun_keys(model: type[BaseModel], prefix: str) -> list[str]:
+    """Dotted params keys of a section model that change results (operational ones left out)."""
+    keys = []
+    for name, info in model.model_fields.items():
+        extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+        if not extra.get("operational"):
+            keys.append(f"{prefix}.{name}" if prefix else name)
+    return keys
+
+
+@dataclass(frozen=True)
+class SectionRead:
+    section: str | None  # None: the top-level thresholds
+    model: str  # "module:Class"
+
+
+def sections_read(script: Path) -> list[SectionRead]:
+    """The params sections a stage script loads: ``load_section(_, "name", Model)`` and
+    ``load_thresholds(...)`` calls, with the model resolved through the script's imports."""
+    tree = ast.parse(script.read_text(encoding="utf-8"))
+    imported = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            for alias in node.names:
+                imported[alias.asname or alias.name] = f"{node.module}:{alias.name}"
+    reads = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        name = getattr(node.func, "id", None)
+        if name == "load_section" and len(node.args) >= 3:
+            section, model = node.args[1], node.args[2]
+            if isinstance(section, ast.Constant) and isinstance(model, ast.Name):
+                reads.append(SectionRead(section.value, imported[model.id]))
+        elif name == "load_thresholds":
+            reads.append(SectionRead(None, "scicon.params:Thresholds"))
+    return list(dict.fromkeys(reads))
+
+
+def expected_params(script: str, root: Path = ROOT) -> list[str]:
+    keys: list[str] = []
+    for read in sections_read(root / script):
+        module, name = read.model.split(":")
+        model = getattr(importlib.import_module(module), name)
+        keys += rerun_keys(model, read.section or "")
+    return list(dict.fromkeys(keys))
+
+
+# ---- dvc.yaml ------------------------------------------------------------------------------------
+
+
+def stage_script(stage: dict) -> str | None:
+    """``stages/<name>.py`` of a stage whose command runs ``python -m stages.<name>``."""
+    words = str(stage.get("cmd", "")).split()
+    if "-m" in words and words[words.index("-m") + 1].startswith("stages."):
+        return words[words.index("-m") + 1].replace(".", "/") + ".py"
+    return None
+
+
+def _is_code(dep: str) -> bool:
+    return dep.startswith(("stages/", *(f"{p}/" for p in PACKAGES))) or dep in PACKAGES
+
+
+def check(dvc_file: Path = ROOT / DVC_FILE, root: Path = ROOT) -> list[str]:
+    """Differences between dvc.yaml and the code, one line each (empty when current)."""
+    import yaml
+
+    problems = []
+    stages = yaml.safe_load(dvc_file.read_text(encoding="utf-8"))["stages"]
+    for name, stage in stages.items():
+        script = stage_script(stage)
+        if script is None:
+            continue
+        declared = [d for d in stage.get("deps", []) if _is_code(d)]
+        wanted = expected_code_deps(script, root)
+        for missing in sorted(set(wanted) - set(declared)):
+            problems.append(f"{name}: deps lack {missing} (the stage imports or reads it)")
+        for extra in sorted(set(declared) - set(wanted)):
+            problems.append(f"{name}: deps list {extra}, which the stage does not import or read")
+        params = [p if isinstance(p, str) else next(iter(p)) for p in stage.get("params", [])]
+        wanted_params = expected_params(script, root)
+        for missing in sorted(set(wanted_params) - set(params)):
+            problems.append(f"{name}: params lack {missing}")
+        for extra in sorted(set(params) - set(wanted_params)):
+            problems.append(f"{name}: params list {extra}, which is not read or cannot change results")
+    return problems
+
+
+def write(dvc_file: Path = ROOT / DVC_FILE, root: Path = ROOT) -> None:
+    """Rewrite each stage's code deps and params in dvc.yaml, keeping its comments and data deps."""
+    from ruamel.yaml import YAML
+
+    yaml = YAML()
+    yaml.preserve_quotes = True
+    yaml.width = 110
+    document = yaml.load(dvc_file.read_text(encoding="utf-8"))
+    for stage in document["stages"].values():
+        script = stage_script(stage)
+        if script is None:
+            continue
+        deps = stage.get("deps", [])
+        data = [d for d in deps if not _is_code(d)]
+        stage["deps"] = [*expected_code_deps(script, root), *data]
+        stage["params"] = expected_params(script, root)
+    with open(dvc_file, "w", encoding="utf-8") as handle:
+        yaml.dump(document, handle)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("command", choices=("check", "write"))
+    args = parser.parse_args(argv)
+    if args.command == "write":
+        write()
+        print(f"{DVC_FILE}: code deps and params rewritten from the sources")
+        return
+    problems = check()
+    for problem in problems:
+        print(problem)
+    if problems:
+        print(f"{len(problems)} differences; `python -m scicon.codedeps write` updates {DVC_FILE}")
+        sys.exit(1)
+    print(f"{DVC_FILE}: every stage's code deps and params match its imports")
+
+
+if __name__ == "__main__":
+    main()

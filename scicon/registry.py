@@ -1,0 +1,136 @@
+"""Registries of components: one per kind, each entry registered once, where it is defined.
+
+A component — a transformation, a constraint, a goal, a search, a backend, a benchmark
+loader, a rule operator — registers itself with a decorator in its own module::
+
+    @TRANSFORMATIONS.register("rules", settings=RuleSettings, description="the rule operators")
+    def rules(settings: RuleSettings, parts: Parts) -> Transformation: ...
+
+A registry knows the package its components live in and imports every module of that
+package on its first lookup, so a new component is its module (and its test): no list
+elsewhere names it. params.yaml refers to entries by name; an unknown name stops with the
+known ones listed. An entry carries its factory, the pydantic model of its settings (its
+block in params.yaml, the only place defaults live), whether it needs a backbone, and any
+facts a caller checks combinations against (``requires``).
+
+Modules of a registry's package are code dependencies of every stage that uses the
+registry; :mod:`scicon.codedeps` knows this from the ``package=__name__`` argument.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from scicon.errors import ParamsError
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Entry(Generic[T]):
+    """One registered component."""
+
+    kind: str
+    name: str
+    factory: Callable[..., T]
+    settings: type[BaseModel] | None = None
+    needs_backbone: bool = False
+    description: str = ""
+    # combinations it needs, e.g. {"transformation": ("llm",)} for the direct-prompt search
+    requires: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def validate_settings(self, values: object, key: str) -> BaseModel | None:
+        """This entry's settings from ``values`` (its params.yaml block); errors name ``key``."""
+        if self.settings is None:
+            if values not in (None, {}):
+                raise ParamsError(f"{key}: {self.kind} {self.name!r} takes no settings (got {values!r})")
+            return None
+        if values is None:
+            raise ParamsError(f"{key}: settings of {self.kind} {self.name!r} are missing from params.yaml")
+        try:
+            return self.settings.model_validate(values)
+        except ValidationError as error:
+            problems = [
+                f"{key}.{'.'.join(str(p) for p in item['loc'])}: {item['msg']} (got {item.get('input')!r})"
+                for item in error.errors()
+            ]
+            raise ParamsError("; ".join(problems)) from error
+
+
+class Registry(Generic[T]):
+    """Components of one kind by name, discovered from ``package`` on first use."""
+
+    def __init__(self, kind: str, package: str):
+        self.kind = kind
+        self.package = package
+        self._entries: dict[str, Entry[T]] = {}
+        self._discovered = False
+        self._lock = threading.RLock()
+
+    def register(
+        self,
+        name: str,
+        *,
+        settings: type[BaseModel] | None = None,
+        needs_backbone: bool = False,
+        description: str = "",
+        requires: Mapping[str, tuple[str, ...]] | None = None,
+        **extra: Any,
+    ) -> Callable[[Callable[..., T]], Callable[..., T]]:
+        def decorate(factory: Callable[..., T]) -> Callable[..., T]:
+            with self._lock:
+                if name in self._entries and self._entries[name].factory is not factory:
+                    raise ValueError(f"{self.kind} {name!r} is registered twice")
+                self._entries[name] = Entry(
+                    kind=self.kind,
+                    name=name,
+                    factory=factory,
+                    settings=settings,
+                    needs_backbone=needs_backbone,
+                    description=description or (factory.__doc__ or "").strip().split("\n")[0],
+                    requires=dict(requires or {}),
+                    extra=extra,
+                )
+            return factory
+
+        return decorate
+
+    def _discover(self) -> None:
+        with self._lock:
+            if self._discovered:
+                return
+            module = importlib.import_module(self.package)
+            for info in pkgutil.iter_modules(module.__path__):
+                importlib.import_module(f"{self.package}.{info.name}")
+            self._discovered = True
+
+    def get(self, name: str, key: str | None = None) -> Entry[T]:
+        """The entry ``name``; a ParamsError names the params ``key`` and the known entries."""
+        self._discover()
+        if name not in self._entries:
+            where = f"{key}: " if key else ""
+            raise ParamsError(f"{where}unknown {self.kind} {name!r} (known: {', '.join(self.names())})")
+        return self._entries[name]
+
+    def __getitem__(self, name: str) -> Entry[T]:
+        return self.get(name)
+
+    def __contains__(self, name: object) -> bool:
+        self._discover()
+        return name in self._entries
+
+    def names(self) -> tuple[str, ...]:
+        self._discover()
+        return tuple(sorted(self._entries))
+
+    def __iter__(self) -> Iterator[Entry[T]]:
+        self._discover()
+        return iter([self._entries[name] for name in sorted(self._entries)])
