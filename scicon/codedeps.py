@@ -281,6 +281,7 @@ def write(dvc_file: Path = ROOT / DVC_FILE, root: Path = ROOT) -> None:
     yaml = YAML()
     yaml.preserve_quotes = True
     yaml.width = 110
+    yaml.indent(mapping=2, sequence=4, offset=2)
     document = yaml.load(dvc_file.read_text(encoding="utf-8"))
     for stage in document["stages"].values():
         script = stage_script(stage)
