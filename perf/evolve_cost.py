@@ -35,6 +35,7 @@ import yaml
 
 from scicon.evolve.params import EvolveParams
 from scicon.io import read_jsonl
+from scicon.profiles import apply_overrides, parse_assignments
 from scicon.records.evolve import PairTrace
 from scicon.transformations.mixed import share_out
 
@@ -83,21 +84,6 @@ def llm_rewrites(candidates: int, params: EvolveParams) -> int:
     return 0
 
 
-def apply_overrides(params: dict, overrides: list[str]) -> None:
-    """``key.sub=value`` settings (values in YAML), like ``dvc exp run -S``; unknown keys are refused."""
-    for override in overrides:
-        key, separator, value = override.partition("=")
-        if not separator:
-            raise SystemExit(f"--set {override!r}: expected KEY=VALUE")
-        *parents, leaf = key.split(".")
-        node = params
-        for part in parents:
-            node = node.get(part) if isinstance(node, dict) else None
-        if not isinstance(node, dict) or leaf not in node:
-            raise SystemExit(f"--set {override!r}: params.yaml has no key {key!r}")
-        node[leaf] = yaml.safe_load(value)
-
-
 def timed(command: list[str], cwd: Path, env: dict) -> float:
     started = time.perf_counter()
     result = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True)
@@ -124,7 +110,7 @@ def main() -> None:
     params = yaml.safe_load((project / "params.yaml").read_text())
     params["ingest"]["source"] = str(Path(args.corpus).resolve())
     params["evolve"]["max_pairs"] = args.pairs
-    apply_overrides(params, args.overrides)
+    params = apply_overrides(params, parse_assignments(args.overrides), "--set")
     (project / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
     env = dict(os.environ)
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"

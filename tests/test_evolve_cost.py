@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from perf.evolve_cost import apply_overrides, naive_backbone_calls
+from perf.evolve_cost import naive_backbone_calls
 from scicon.records.base import TargetLabel
 from scicon.records.evolve import CandidateTrace, GenerationTrace, MemberTrace, PairTrace
 from scicon.transformations.mixed import share_out
@@ -65,13 +65,3 @@ def test_naive_search_scores_every_proposed_candidate_with_every_backbone_score(
 def test_share_out_adds_up(count, shares, expected):
     assert share_out(count, shares) == expected
     assert sum(expected) == count
-
-
-def test_overrides_change_existing_keys_only():
-    params = {"sim": 0.5, "evolve": {"similarity": "embedding", "max_pairs": 6}}
-    apply_overrides(params, ["evolve.similarity=llm", "sim=0.7", "evolve.max_pairs=null"])
-    assert params == {"sim": 0.7, "evolve": {"similarity": "llm", "max_pairs": None}}
-    with pytest.raises(SystemExit, match="no key 'evolve.simlarity'"):
-        apply_overrides(params, ["evolve.simlarity=llm"])
-    with pytest.raises(SystemExit, match="expected KEY=VALUE"):
-        apply_overrides(params, ["evolve.similarity"])

@@ -57,6 +57,7 @@ SLOTS = (
     Slot("claim", CONSTRAINTS, "claim.", can_be_off=True),
     Slot("goal", GOALS),
 )
+EDITS = Slot("edits", CONSTRAINTS, "edit.")  # a list of names, all applied
 SLOT = {slot.key: slot for slot in SLOTS}
 
 
@@ -66,13 +67,13 @@ def chosen_parts(params: EvolveParams) -> dict[str, str]:
 
 def validated_settings(params: EvolveParams) -> dict[tuple[str, str], BaseModel | None]:
     """Every registered component's settings, keyed by (slot, name); errors name the key."""
-    unknown_slots = set(params.settings) - set(SLOT)
+    unknown_slots = set(params.settings) - set(SLOT) - {EDITS.key}
     if unknown_slots:
         raise ParamsError(
             f"evolve.settings: unknown part(s) {', '.join(sorted(unknown_slots))} (parts: {', '.join(SLOT)})"
         )
     settings: dict[tuple[str, str], BaseModel | None] = {}
-    for slot in SLOTS:
+    for slot in (*SLOTS, EDITS):
         blocks: Mapping[str, object] = params.settings.get(slot.key) or {}
         names = {slot.short_name(entry) for entry in slot.entries()}
         for extra in sorted(set(blocks) - names):
@@ -103,7 +104,7 @@ def check_combination(params: EvolveParams) -> None:
 
 
 def build_part(slot_key: str, name: str, context: AssemblyContext):
-    entry = SLOT[slot_key].entry(name)
+    entry = (EDITS if slot_key == EDITS.key else SLOT[slot_key]).entry(name)
     return entry.factory(context.settings[(slot_key, name)], context)
 
 
@@ -120,12 +121,14 @@ def build_searches(params: EvolveParams, context: AssemblyContext) -> dict[Targe
         for key in ("similarity", "claim")
         if getattr(params, key) != OFF
     ]
+    edits = [build_part(EDITS.key, name, context) for name in params.edits]
     transformation = build_transformation(params.transformation, context)
     sizes = SearchSettings(params.population_size, params.candidates_per_mutation, params.max_iterations)
     search = SLOT["search"].entry(params.search)
     searches = {}
     for target in params.targets:
         goal = TargetConfidence(scorer, target, context.thresholds.target)
-        parts = SearchParts(goal, sorted(constraints, key=lambda c: c.cost), transformation, sizes)
+        ordered = sorted(constraints, key=lambda c: c.cost)
+        parts = SearchParts(goal, edits, ordered, transformation, sizes)
         searches[target] = search.factory(context.settings[("search", params.search)], parts)
     return searches

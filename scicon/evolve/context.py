@@ -46,7 +46,8 @@ class AssemblyContext:
     thresholds: Thresholds
     abstracts: Sequence[Abstract]
     seed: int
-    min_mass: float
+    min_mass: float  # a yes/no answer below this probability mass is no answer
+    max_words_changed: float  # edit constraint: share of a parent's words a candidate may change
     backbone_params: BackboneParams | None
     load_backbone: BackboneLoader | None
     cache: CallCache | None = None

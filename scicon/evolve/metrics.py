@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from statsmodels.stats.proportion import proportion_confint
@@ -72,6 +73,9 @@ def _target_metrics(traces: Sequence[PairTrace], thresholds) -> dict:
         "contradiction_ratio": round(status["succeeded"] / len(traces), 4) if traces else 0.0,
         "candidates_proposed": len(candidates),
         "no_mutation_rate": round(1 - len(proposed) / len(candidates), 4) if candidates else None,
+        # why candidates were turned down, by constraint name (edit constraints first, then the
+        # filters, then '<score>_low_mass': the model gave no usable yes/no answer)
+        "rejections": dict(sorted(Counter(c.rejected_by for c in candidates if c.rejected_by).items())),
         "similarity_pass_rate": rate(sim, thresholds.sim),
         "claim_pass_rate": rate(claim, thresholds.claim),
         "target_pass_rate": rate(confidence, thresholds.target),

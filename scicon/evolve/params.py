@@ -26,15 +26,22 @@ class EvolveParams(Section):
     similarity: str = Field(min_length=1, description="a similarity constraint, or off")
     claim: str = Field(min_length=1, description="a claim constraint, or off")
     goal: str = Field(min_length=1)
+    edits: tuple[str, ...] = Field(description="edit constraints a candidate must pass, cheapest first")
+    max_words_changed: float = Field(
+        gt=0.0, le=1.0, description="share of a parent's words an edit may change"
+    )
+    min_mass: float = Field(
+        ge=0.0, le=1.0, description="yes/no answers with less probability on yes+no count as no answer"
+    )
     settings: dict[str, dict[str, dict | None]] = Field(description="component settings by part and name")
     pair_kinds: tuple[PairKind, ...] = Field(min_length=1)
     max_pairs: int | None = Field(gt=0)
     seed: int
     workers: int = Operational(gt=0)
 
-    @field_validator("targets")
+    @field_validator("targets", "edits")
     @classmethod
-    def _listed_once(cls, targets: tuple[TargetLabel, ...]) -> tuple[TargetLabel, ...]:
-        if len(set(targets)) != len(targets):
-            raise ValueError("targets are listed more than once")
-        return targets
+    def _listed_once(cls, values: tuple) -> tuple:
+        if len(set(values)) != len(values):
+            raise ValueError("an entry is listed more than once")
+        return values

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from scicon.backbones.base import derive_seed
 from scicon.backbones.cache import CACHE_FILE, CachedBackbone, CallCache
 from scicon.backbones.params import BackboneParams
 from scicon.codedeps import rerun_keys, stage_code_digest
@@ -45,9 +46,36 @@ class EvolveOutput:
 
 
 def select_pairs(pairs: Sequence[Pair], params: EvolveParams) -> list[Pair]:
-    """The pairs the search runs on: those of the chosen kinds, at most ``max_pairs``."""
+    """The pairs the search runs on: of the chosen kinds, at most ``max_pairs``, in file order.
+
+    A sample keeps every kind in proportion (the pairs file lists all conclusion-conclusion
+    pairs first, so its first N would hold no result-conclusion pair). Within a kind, pairs
+    are ranked by a hash of (seed, pair id): raising ``max_pairs`` keeps the pairs already
+    chosen, so a larger run resumes a smaller one's journal.
+    """
     chosen = [pair for pair in pairs if pair.kind in params.pair_kinds]
-    return chosen[: params.max_pairs]
+    if params.max_pairs is None or len(chosen) <= params.max_pairs:
+        return chosen
+    by_kind: dict[str, list[Pair]] = {}
+    for pair in chosen:
+        by_kind.setdefault(pair.kind.value, []).append(pair)
+    quotas = proportional_quotas({kind: len(members) for kind, members in by_kind.items()}, params.max_pairs)
+    keep: set[str] = set()
+    for kind, members in by_kind.items():
+        ranked = sorted(members, key=lambda pair: derive_seed(params.seed, "pair-sample", pair.pair_id))
+        keep.update(pair.pair_id for pair in ranked[: quotas[kind]])
+    return [pair for pair in chosen if pair.pair_id in keep]
+
+
+def proportional_quotas(sizes: dict[str, int], total: int) -> dict[str, int]:
+    """``total`` shared out in proportion to ``sizes`` (largest remainders), none above its size."""
+    whole = sum(sizes.values())
+    exact = {name: total * size / whole for name, size in sizes.items()}
+    quotas = {name: int(value) for name, value in exact.items()}
+    by_remainder = sorted(sizes, key=lambda name: (-(exact[name] - quotas[name]), name))
+    for name in by_remainder[: total - sum(quotas.values())]:
+        quotas[name] += 1
+    return {name: min(quota, sizes[name]) for name, quota in quotas.items()}
 
 
 # Keys that decide which pairs are searched, not how one pair's search ends.
@@ -81,7 +109,8 @@ def run_evolve(
         thresholds=thresholds,
         abstracts=abstracts,
         seed=params.seed,
-        min_mass=0.0,
+        min_mass=params.min_mass,
+        max_words_changed=params.max_words_changed,
         backbone_params=backbone_params,
         load_backbone=load_backbone or load_cached_backbone,
         cache=cache,

@@ -26,7 +26,8 @@ class SearchSettings:
 @dataclass(frozen=True)
 class SearchParts:
     goal: TargetConfidence
-    constraints: Sequence[Constraint]
+    edits: Sequence[Constraint]  # checked per (parent, candidate), before any model score
+    constraints: Sequence[Constraint]  # model scores (topic, claim), cheapest first
     transformation: Transformation
     sizes: SearchSettings
 

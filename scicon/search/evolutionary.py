@@ -64,8 +64,10 @@ class EvolutionarySearch:
         constraints: Sequence[Constraint],
         transformation: Transformation,
         settings: SearchSettings,
+        edits: Sequence[Constraint] = (),
     ):
         self.goal = goal
+        self.edits = list(edits)
         # cheapest first: a candidate that fails a cheap check is never sent to a costly one
         self.constraints = sorted(constraints, key=lambda c: c.cost)
         self.transformation = transformation
@@ -114,14 +116,31 @@ class EvolutionarySearch:
             for index, member in enumerate(population)
         ]
         proposals = self.transformation.propose(requests)
-        scores = self._score({text for texts in proposals for text in texts if text is not None}, pair)
+        not_edits = {
+            (m, j): name
+            for m, (parent, texts) in enumerate(zip(population, proposals, strict=True))
+            for j, name in enumerate(rejected_edits(self.edits, pair, parent.text, texts))
+            if name is not None
+        }
+        scores = self._score(
+            {
+                text
+                for m, texts in enumerate(proposals)
+                for j, text in enumerate(texts)
+                if text is not None and (m, j) not in not_edits
+            },
+            pair,
+        )
 
         next_population, members = [], []
-        for parent, texts in zip(population, proposals, strict=True):
+        for m, (parent, texts) in enumerate(zip(population, proposals, strict=True)):
             candidates, winner = [], None
             for index, text in enumerate(texts):
                 if text is None:
                     candidates.append(CandidateTrace(text=None, rejected_by="no_mutation"))
+                    continue
+                if (m, index) in not_edits:
+                    candidates.append(CandidateTrace(text=text, rejected_by=not_edits[(m, index)]))
                     continue
                 score = scores[text]
                 candidates.append(CandidateTrace(text=text, **vars(score)))
@@ -165,6 +184,24 @@ class EvolutionarySearch:
         return scores
 
 
+def rejected_edits(
+    edits: Sequence[Constraint], pair: Pair, parent: str, texts: Sequence[str | None]
+) -> list[str | None]:
+    """Per candidate, the first edit constraint it fails (None: passes them all, or no text)."""
+    rejected: list[str | None] = [None] * len(texts)
+    alive = [j for j, text in enumerate(texts) if text is not None]
+    for edit in edits:
+        checks = [ConstraintCheck(texts[j], pair.sentence1, pair.sentence2, parent) for j in alive]
+        survivors = []
+        for j, score in zip(alive, edit.scores(checks), strict=True):
+            if score is not None and edit.passes(score):
+                survivors.append(j)
+            else:
+                rejected[j] = edit.name
+        alive = survivors
+    return rejected
+
+
 def _best_member(population: list[Member]) -> int | None:
     """BESTCAND over the population: the mutated member with the highest confidence."""
     best = None
@@ -176,4 +213,4 @@ def _best_member(population: list[Member]) -> int | None:
 
 @SEARCHES.register("evolutionary", description="Algorithm 1: population, generations, BESTCAND")
 def evolutionary(settings: None, parts: SearchParts) -> EvolutionarySearch:
-    return EvolutionarySearch(parts.goal, parts.constraints, parts.transformation, parts.sizes)
+    return EvolutionarySearch(parts.goal, parts.constraints, parts.transformation, parts.sizes, parts.edits)

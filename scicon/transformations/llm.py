@@ -12,7 +12,7 @@ from scicon.evolve.context import AssemblyContext
 from scicon.params import Section
 from scicon.prompts import TARGET_LABEL_WORDS, WORD_REPLACEMENT, parse_rewrite
 from scicon.transformations import TRANSFORMATIONS
-from scicon.transformations.base import MutationRequest, usable
+from scicon.transformations.base import MutationRequest
 
 
 class LlmRewriteSettings(Section):
@@ -43,7 +43,7 @@ class LlmWordReplacement:
         ]
         outputs = self.backbone.generate(prompts, [r.seed for r in requests], n=count, sampling=self.sampling)
         return [
-            [usable(parse_rewrite(text, r.sentence2), r) for text in texts]
+            [parse_rewrite(text, r.sentence2) for text in texts]
             for r, texts in zip(requests, outputs, strict=True)
         ]
 

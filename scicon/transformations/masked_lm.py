@@ -17,7 +17,7 @@ from scicon.evolve.context import AssemblyContext
 from scicon.models import resolve_model
 from scicon.params import Section
 from scicon.transformations import TRANSFORMATIONS
-from scicon.transformations.base import MutationRequest, RandomizedTransformation, usable
+from scicon.transformations.base import MutationRequest, RandomizedTransformation
 from scicon.transformations.random_words import content_word_spans
 
 
@@ -50,7 +50,7 @@ class MaskedLmReplacement(RandomizedTransformation):
         options = [w for w in self._predictions(masked) if w.lower() != original.lower()]
         if not options:
             return None
-        return usable(request.sentence2[:start] + rng.choice(options) + request.sentence2[end:], request)
+        return request.sentence2[:start] + rng.choice(options) + request.sentence2[end:]
 
     def _predictions(self, masked: str) -> list[str]:
         torch = self._torch

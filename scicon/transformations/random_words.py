@@ -16,7 +16,7 @@ from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 from scicon.evolve.context import AssemblyContext
 from scicon.params import Section
 from scicon.transformations import TRANSFORMATIONS
-from scicon.transformations.base import MutationRequest, RandomizedTransformation, usable
+from scicon.transformations.base import MutationRequest, RandomizedTransformation
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z-]+")
 
@@ -47,7 +47,7 @@ class RandomWordReplacement(RandomizedTransformation):
         text = request.sentence2
         for start, end in chosen:  # right to left keeps earlier offsets valid
             text = text[:start] + rng.choice(self.vocabulary) + text[end:]
-        return usable(text, request)
+        return text
 
 
 class RandomReplacementSettings(Section):

@@ -11,7 +11,7 @@ from pydantic import Field
 from scicon.evolve.context import AssemblyContext
 from scicon.params import Section
 from scicon.transformations import TRANSFORMATIONS
-from scicon.transformations.base import MutationRequest, usable
+from scicon.transformations.base import MutationRequest
 
 
 class RuleReplacementSettings(Section):
@@ -34,7 +34,7 @@ class RuleReplacement:
             edits = self.mutator.candidates(
                 request.sentence2, request.count, random.Random(request.seed), request.context
             )
-            texts: list[str | None] = [usable(edit.text, request) for edit in edits]
+            texts: list[str | None] = [edit.text for edit in edits]
             # the operators may have fewer distinct edits than asked for: the rest failed
             proposals.append(texts + [None] * (request.count - len(texts)))
         return proposals
