@@ -32,9 +32,9 @@ from scicon.records.corpus import Abstract
 from scicon.records.negatives import RuleNegative
 from scicon.records.pairs import Pair
 from scicon.rules.mutator import RuleEdit, RuleMutator, draw
+from scicon.rules.operator_sets import CONTROL_OPERATORS, resolve, rule_operator
 from scicon.rules.operators import Proposal
 from scicon.rules.params import NegativesParams
-from scicon.rules.registry import CONTROL_OPERATORS, OPERATORS, resolve
 
 log = logging.getLogger(__name__)
 
@@ -136,7 +136,7 @@ def _control_count(ratio: float, contradictions: int, rng: random.Random) -> int
 
 
 def _record(pair: Pair, source: str, sentence: str, edit: RuleEdit, number: int) -> RuleNegative:
-    label = OPERATORS[edit.operator].label
+    label = rule_operator(edit.operator).label
     return RuleNegative(
         negative_id=f"{pair.pair_id}-{'s1' if source == 'sentence1' else 's2'}-{edit.operator}-{number}",
         pair_id=pair.pair_id,
