@@ -11,9 +11,10 @@ Two generators, chosen by ``negatives.generator``:
   (``eda_antonym``), tried first, and negation insertion is the fallback when a
   sentence has no antonym.
 
-Each negative is paired with its own unedited source sentence (DESIGN §6): a rule
-edit contradicts the sentence it was made from, not necessarily the pair's other
-sentence.
+Each record holds the edit and the unedited sentence it was made from (``premise``)
+with its pair's id: a rule edit contradicts its own source sentence. The build stage
+pairs it either with that sentence (``rules_self``) or, for edits of sentence2, with
+the pair's sentence1 (``rules_cross``; see :mod:`scicon.dataset.sources`).
 """
 
 from __future__ import annotations
