@@ -72,11 +72,14 @@ def naive_backbone_calls(traces: list[PairTrace], params: EvolveParams) -> dict[
 
 
 def llm_rewrites(candidates: int, params: EvolveParams) -> int:
-    """Of one member's candidates, those the backbone writes (the order scicon.evolve.recipes mixes in)."""
+    """Of one member's candidates, those the backbone writes (as the mixed transformation shares out)."""
     if params.transformation == "llm":
         return candidates
     if params.transformation == "mixed":
-        return share_out(candidates, [1.0 - params.rules_share, params.rules_share])[0]
+        parts = params.settings["transformation"]["mixed"]["parts"]
+        total = sum(parts.values())
+        counts = share_out(candidates, [share / total for share in parts.values()])
+        return sum(count for name, count in zip(parts, counts, strict=True) if name == "llm")
     return 0
 
 

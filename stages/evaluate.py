@@ -11,7 +11,7 @@ from pathlib import Path
 from scicon.backbones.params import BackboneParams
 from scicon.evaluate import evaluate_benchmarks, load_benchmarks
 from scicon.evaluate.params import EvaluateParams
-from scicon.goal import LlmContradictionScorer
+from scicon.goal.llm import LlmContradictionScorer
 from scicon.io import read_jsonl, write_json
 from scicon.params import load_section
 from scicon.plots import write_csv

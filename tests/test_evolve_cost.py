@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from perf.evolve_cost import apply_overrides, naive_backbone_calls
-from scicon.evolve.params import EvolveParams
 from scicon.records.base import TargetLabel
 from scicon.records.evolve import CandidateTrace, GenerationTrace, MemberTrace, PairTrace
 from scicon.transformations.mixed import share_out
+from tests.evolve_helpers import evolve_params
 
 
 def trace(candidates_per_member: list[list[str | None]], original_confidence: float | None = 0.1):
@@ -33,16 +33,20 @@ def test_naive_search_scores_every_proposed_candidate_with_every_backbone_score(
     # two members of five candidates; one member has two candidates without a rewrite,
     # and the same text twice (a naive search scores it twice)
     traces = [trace([["a", "b", "c", "d", "e"], ["a", "a", None, None, "f"]])]
-    paper = EvolveParams(transformation="llm", similarity="llm", claim="llm")
+    paper = evolve_params(transformation="llm", similarity="llm", claim="llm", goal="llm")
     assert naive_backbone_calls(traces, paper) == {"generate": 10, "yes_no": 1 + 3 * 8}
-    cheap_filters = EvolveParams(
-        transformation="mixed", rules_share=0.6, similarity="embedding", claim="roles"
+    cheap_filters = evolve_params(
+        transformation="mixed",
+        similarity="embedding",
+        claim="roles",
+        goal="llm",
+        settings={"transformation": {"mixed": {"parts": {"llm": 0.4, "rules": 0.6}}}},
     )
     assert naive_backbone_calls(traces, cheap_filters) == {"generate": 2 * 2, "yes_no": 1 + 8}
-    rules_only = EvolveParams(transformation="rules", similarity="off", claim="llm")
+    rules_only = evolve_params(transformation="rules", similarity="off", claim="llm", goal="llm")
     assert naive_backbone_calls(traces, rules_only) == {"generate": 0, "yes_no": 1 + 2 * 8}
-    classifier_goal = EvolveParams(
-        transformation="llm", similarity="embedding", claim="llm", goal="classifier", classifier_model="m"
+    classifier_goal = evolve_params(
+        transformation="llm", similarity="embedding", claim="llm", goal="classifier"
     )
     assert naive_backbone_calls(traces, classifier_goal) == {"generate": 10, "yes_no": 8}
     # a pair that failed before its first score (a backbone error) adds nothing

@@ -8,7 +8,7 @@ import sys
 import pytest
 import yaml
 
-from tests.dvc_project import dvc, run
+from tests.dvc_project import FAST_PIPELINE_PARAMS, commit_all, dvc, run, update_params
 
 pytestmark = pytest.mark.slow
 
@@ -106,3 +106,28 @@ def test_repro_builds_finetunes_and_evaluates_with_fixture_sources(project):
     assert (copy / "data/scicon/README.md").read_text() != card
     for stage in ("finetune", "evaluate"):
         assert f"Stage '{stage}' didn't change, skipping" in card_only.stdout
+
+
+def test_a_code_change_recomputes_evolve_and_an_operational_key_reruns_nothing(project):
+    copy, env = project
+    update_params(copy, {"evolve": FAST_PIPELINE_PARAMS["evolve"]})
+    commit_all(copy, env, "fast evolve")
+    dvc(copy, env, "repro", "evolve")
+    first = json.loads((copy / "metrics/evolve.json").read_text())
+    assert first["pairs_tried"] == 3 and first["resumed_pairs"] == 0
+
+    # workers change how fast a run goes, not what it finds: nothing reruns
+    unchanged = dvc(copy, env, "exp", "run", "evolve", "-S", "evolve.workers=2")
+    assert "Stage 'evolve' didn't change, skipping" in unchanged.stdout
+
+    # the same code, forced: every pair comes from the journal
+    dvc(copy, env, "repro", "--force", "--single-item", "evolve")
+    assert json.loads((copy / "metrics/evolve.json").read_text())["resumed_pairs"] == 3
+
+    # a code change on the search path: DVC reruns the stage and the stage searches again
+    search = copy / "scicon/search/evolutionary.py"
+    search.write_text(search.read_text() + "\n# a bug fix would go here\n")
+    rerun = dvc(copy, env, "repro", "evolve")
+    assert "Running stage 'evolve'" in rerun.stdout
+    after = json.loads((copy / "metrics/evolve.json").read_text())
+    assert after["resumed_pairs"] == 0 and after["pairs_tried"] == 3

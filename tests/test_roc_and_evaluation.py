@@ -7,12 +7,13 @@ import pytest
 from scipy import stats
 from sklearn.metrics import roc_auc_score
 
+from scicon.backbones.base import YesNo
 from scicon.evaluate import Benchmark, BenchmarkPair, Skipped, evaluate_benchmarks
 from scicon.evaluate.ngrams import ngram_set, overlap
 from scicon.evaluate.params import EvaluateParams
 from scicon.evaluate.roc import auc_with_interval, paired_auc_test, rank_auc, roc_points, stratified_resamples
 from scicon.evaluate.zero_shot import zero_shot_scores
-from scicon.goal import LlmContradictionScorer
+from scicon.goal.llm import LlmContradictionScorer
 from tests.params_defaults import section
 
 
@@ -94,9 +95,9 @@ class KeywordScorer:
     def __init__(self):
         self.prompts = []
 
-    def yes_probability(self, prompts):
+    def yes_no(self, prompts):
         self.prompts.extend(prompts)
-        return [0.9 if " not " in prompt.split("sentence2: ")[1] else 0.2 for prompt in prompts]
+        return [YesNo(0.9 if " not " in p.split("sentence2: ")[1] else 0.2, mass=1.0) for p in prompts]
 
 
 def test_zero_shot_uses_the_paper_prompt_and_keeps_order():

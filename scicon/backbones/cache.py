@@ -130,6 +130,21 @@ class CallStats:
             self.computed[operation] += computed
             self.model_seconds += seconds
 
+    @classmethod
+    def combined(cls, parts: list[CallStats]) -> CallStats:
+        """One account of several backbones' calls (decoupled rewriter, filters and teacher)."""
+        total = cls()
+        for stats in parts:
+            total.record_all(stats)
+        return total
+
+    def record_all(self, other: CallStats) -> None:
+        with self._lock:
+            self.requested.update(other.requested)
+            self.cached.update(other.cached)
+            self.computed.update(other.computed)
+            self.model_seconds += other.model_seconds
+
     def as_metrics(self) -> dict:
         requested, cached = sum(self.requested.values()), sum(self.cached.values())
         metrics = {

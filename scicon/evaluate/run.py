@@ -19,7 +19,7 @@ from scicon.evaluate.ngrams import ngram_set, overlap
 from scicon.evaluate.params import EvaluateParams
 from scicon.evaluate.roc import auc_with_interval, paired_auc_test, roc_points
 from scicon.evaluate.zero_shot import zero_shot_scores
-from scicon.goal import ContradictionScorer
+from scicon.goal.base import ContradictionScorer
 
 log = logging.getLogger(__name__)
 

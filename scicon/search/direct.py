@@ -8,11 +8,12 @@ and recorded, which shows how often a single prompt would have met the goal.
 from __future__ import annotations
 
 from scicon.backbones.base import derive_seed
-from scicon.goal import TargetConfidence
+from scicon.goal.base import TargetConfidence
 from scicon.records.corpus import Abstract
-from scicon.records.evolve import CandidateTrace, GenerationTrace, MemberTrace
+from scicon.records.evolve import CandidateTrace, GenerationTrace, MemberTrace, SearchStatus
 from scicon.records.pairs import Pair
-from scicon.search.base import Accepted, SearchOutcome
+from scicon.search import SEARCHES
+from scicon.search.base import Accepted, SearchOutcome, SearchParts
 from scicon.transformations.base import MutationRequest, Transformation
 
 
@@ -38,6 +39,7 @@ class DirectPromptSearch:
             candidate, winner, accepted = CandidateTrace(text=None, rejected_by="no_mutation"), None, None
         else:
             (confidence,) = self.goal.confidences([(pair.sentence1, text)])
+            # taken as the target label whatever the teacher says; its confidence is only recorded
             candidate, winner = CandidateTrace(text=text, confidence=confidence), 0
             accepted = Accepted(text, confidence, None, None, 0)
         member = MemberTrace(parent=pair.sentence2, candidates=(candidate,), winner=winner)
@@ -47,5 +49,15 @@ class DirectPromptSearch:
             best_member=None if accepted is None else 0,
             best_confidence=None if accepted is None else accepted.confidence,
         )
-        status = "succeeded" if accepted else "failed"
+        status = SearchStatus.SUCCEEDED if accepted else SearchStatus.FAILED
         return SearchOutcome(status, None, (generation,), accepted)
+
+
+# Under any other transformation the one "direct prompt" rewrite would not be a prompt.
+@SEARCHES.register(
+    "direct_prompt",
+    requires={"transformation": ("llm",)},
+    description="one rewrite per pair, no search and no filters (paper Table 2)",
+)
+def direct_prompt(settings: None, parts: SearchParts) -> DirectPromptSearch:
+    return DirectPromptSearch(parts.goal, parts.transformation)

@@ -4,9 +4,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from scicon.backbones import CachedBackbone, Sampling
+from pydantic import Field
+
+from scicon.backbones.base import Sampling
+from scicon.backbones.cache import CachedBackbone
+from scicon.evolve.context import AssemblyContext
+from scicon.params import Section
 from scicon.prompts import TARGET_LABEL_WORDS, WORD_REPLACEMENT, parse_rewrite
+from scicon.transformations import TRANSFORMATIONS
 from scicon.transformations.base import MutationRequest, usable
+
+
+class LlmRewriteSettings(Section):
+    temperature: float = Field(ge=0.0)
+    top_p: float = Field(gt=0.0, le=1.0)
+    max_new_tokens: int = Field(gt=0)
+    backbone: dict | None = Field(description="overrides of the backbone section for the rewriter")
 
 
 class LlmWordReplacement:
@@ -33,3 +46,17 @@ class LlmWordReplacement:
             [usable(parse_rewrite(text, r.sentence2), r) for text in texts]
             for r, texts in zip(requests, outputs, strict=True)
         ]
+
+
+@TRANSFORMATIONS.register(
+    "llm",
+    settings=LlmRewriteSettings,
+    needs_backbone=True,
+    description="the backbone rewrites (prompt E.3.3)",
+)
+def llm_word_replacement(settings: LlmRewriteSettings, context: AssemblyContext) -> LlmWordReplacement:
+    sampling = Sampling(
+        temperature=settings.temperature, max_tokens=settings.max_new_tokens, top_p=settings.top_p
+    )
+    backbone = context.backbone(settings.backbone, "evolve.settings.transformation.llm.backbone")
+    return LlmWordReplacement(backbone, sampling)

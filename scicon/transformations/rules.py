@@ -6,7 +6,18 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from pydantic import Field
+
+from scicon.evolve.context import AssemblyContext
+from scicon.params import Section
+from scicon.transformations import TRANSFORMATIONS
 from scicon.transformations.base import MutationRequest, usable
+
+
+class RuleReplacementSettings(Section):
+    operators: tuple[str, ...] | None = Field(
+        description="operator names (null: every contradiction operator)"
+    )
 
 
 class RuleReplacement:
@@ -27,3 +38,8 @@ class RuleReplacement:
             # the operators may have fewer distinct edits than asked for: the rest failed
             proposals.append(texts + [None] * (request.count - len(texts)))
         return proposals
+
+
+@TRANSFORMATIONS.register("rules", settings=RuleReplacementSettings, description="the rule operators")
+def rule_replacement(settings: RuleReplacementSettings, context: AssemblyContext) -> RuleReplacement:
+    return RuleReplacement(settings.operators)
