@@ -164,6 +164,22 @@ def mutation_type_distribution(examples: Sequence[Example]) -> dict[str, dict[st
     return distribution
 
 
+def rows_per_operator(splits: dict[str, list[Example]]) -> dict[str, dict[str, dict[str, int]]]:
+    """Per generator and operator (rule operator, EvoNLI recipe, pair kind), its rows in each split:
+    what a per-operator comparison of the trained models has to be read against."""
+    counts: dict[str, dict[str, Counter]] = defaultdict(lambda: defaultdict(Counter))
+    for split, examples in splits.items():
+        for example in examples:
+            counts[example.generator][example.operator or "-"][split] += 1
+    return {
+        generator: {
+            operator: {split: per_split[split] for split in SPLITS}
+            for operator, per_split in sorted(operators.items())
+        }
+        for generator, operators in sorted(counts.items())
+    }
+
+
 TAXONOMY_PLOT_FIELDS = ("generator_type", "generator", "mutation_type", "share")
 
 
@@ -193,6 +209,7 @@ def build_metrics(
         "sources": {report.name: report.summary() for report in reports},
         "sources_unavailable": sum(report.status != "ok" for report in reports),
         "generators": dict(sorted(Counter(e.generator for e in examples).items())),
+        "rows_per_operator": rows_per_operator(dataset.splits),
         "removed": dataset.removed,
         "order_swapped_fraction": _fraction(dataset.swapped, len(examples)),
         "mutation_types": mutation_type_distribution(examples),
