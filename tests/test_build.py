@@ -218,7 +218,10 @@ def test_build_dataset_keeps_all_unique_candidates():
     candidates = [
         Candidate(f"id{i}", str(i % 7), f"Premise {i}.", f"Hypothesis {i}.", i % 2, "x") for i in range(40)
     ]
-    dataset = build_dataset(candidates, params())
+    split = params()
+    dataset = build_dataset(
+        candidates, dev_fraction=split.dev_fraction, test_fraction=split.test_fraction, seed=split.seed
+    )
     assert len(dataset.examples) == 40
 
 

@@ -95,13 +95,13 @@ def order_swaps(example_ids: Sequence[str], seed: int, group: str) -> set[str]:
     return set(ordered[: len(ordered) // 2])
 
 
-def build_dataset(candidates: Sequence[Candidate], params: BuildParams) -> BuiltDataset:
+def build_dataset(
+    candidates: Sequence[Candidate], *, dev_fraction: float, test_fraction: float, seed: int
+) -> BuiltDataset:
     kept, removed = deduplicate(candidates)
     by_split: dict[str, list[Candidate]] = {split: [] for split in SPLITS}
     for candidate in kept:
-        by_split[split_of(candidate.pmid, params.seed, params.dev_fraction, params.test_fraction)].append(
-            candidate
-        )
+        by_split[split_of(candidate.pmid, seed, dev_fraction, test_fraction)].append(candidate)
 
     splits: dict[str, list[Example]] = {}
     swapped = 0
@@ -109,12 +109,12 @@ def build_dataset(candidates: Sequence[Candidate], params: BuildParams) -> Built
         swaps: set[str] = set()
         for label in (0, 1):
             ids = [c.example_id for c in members if c.label == label]
-            swaps |= order_swaps(ids, params.seed, f"{split}:{label}")
+            swaps |= order_swaps(ids, seed, f"{split}:{label}")
         swapped += len(swaps)
         members.sort(key=lambda c: c.example_id)
         splits[split] = [_example(c, split, c.example_id in swaps) for c in members]
-        if not members:
-            log.warning("build: the %s split is empty (too few abstracts for its fraction)", split)
+        if not members and (split == "train" or {"dev": dev_fraction, "test": test_fraction}[split] > 0):
+            log.warning("the %s split is empty (too few abstracts for its fraction)", split)
     hypotheses = {c.example_id: c.hypothesis for c in kept}
     return BuiltDataset(splits=splits, hypotheses=hypotheses, removed=removed, swapped=swapped)
 

@@ -30,6 +30,7 @@ from pathlib import Path
 
 from scicon.dataset.params import BuildSource
 from scicon.dataset.taxonomy import mutation_type
+from scicon.errors import ParamsError
 from scicon.io import read_jsonl
 from scicon.records.base import TargetLabel
 from scicon.records.evolve import MutatedPair
@@ -100,8 +101,8 @@ class SourceReport:
 @dataclass(frozen=True)
 class SourcePaths:
     pairs: Path
-    evolve: Path
     negatives: Path
+    evolve: Path | None = None  # the teacher stage runs before evolve and reads no evolve source
 
 
 Reader = Callable[[SourcePaths, Counter], Iterator[Candidate]]
@@ -119,6 +120,8 @@ def read_sources(sources: tuple[BuildSource, ...], paths: SourcePaths) -> list[S
     for source in sources:
         reader = _READERS[source]
         inputs = [getattr(paths, name) for name in reader.inputs]
+        if any(path is None for path in inputs):
+            raise ParamsError(f"source {source.value!r} reads the output of a stage that has not run here")
         report = SourceReport(name=source.value, path=" + ".join(str(path) for path in inputs))
         skipped: Counter[str] = Counter({reason: 0 for reason in reader.skip_reasons})
         absent = [path for path in inputs if not path.exists()]
