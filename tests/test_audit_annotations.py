@@ -194,6 +194,7 @@ def test_malformed_csv_files_are_rejected_with_file_and_line(audit):
         (["item_id,answer", "17,contradiction"], r"annotator-1\.csv:2: '17' is not an audit item id"),
         (["item_id,label", f"{first},contradiction"], r"annotator-1\.csv:1: missing column\(s\) answer"),
         (["item_id,answer", f"{first},contradiction,extra"], r"annotator-1\.csv:2: 3 cells but 2 columns"),
+        (["answer,item_id", "contradiction"], r"annotator-1\.csv:2: '' is not an audit item id"),
     ]
     for lines, message in cases:
         path = write_csv(annotations, "annotator-1.csv", lines)

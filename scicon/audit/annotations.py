@@ -40,7 +40,7 @@ from scicon.records.audit import AuditItem
 
 log = logging.getLogger(__name__)
 
-READERS_BY_SUFFIX = (".csv", ".json")
+ANNOTATION_SUFFIXES = (".csv", ".json")
 IGNORED_SUFFIXES = (".md", ".txt")
 REQUIRED_COLUMNS = ("item_id", "answer")
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_\-]*")
@@ -116,7 +116,7 @@ def read_csv(path: Path) -> list[RawAnswer]:
         a, b = record.get("sentence_a"), record.get("sentence_b")
         answers.append(
             RawAnswer(
-                item_id=record["item_id"].strip(),
+                item_id=(record.get("item_id") or "").strip(),
                 answer=record.get("answer") or "",
                 comment=(record.get("comment") or "").strip(),
                 sentences=(a, b) if a is not None and b is not None else None,
@@ -142,7 +142,7 @@ def annotator_files(folder: Path) -> dict[str, Path]:
     for path in sorted(folder.iterdir()):
         if path.name.startswith(".") or not path.is_file() or path.suffix.lower() in IGNORED_SUFFIXES:
             continue
-        if path.suffix.lower() not in READERS_BY_SUFFIX:
+        if path.suffix.lower() not in ANNOTATION_SUFFIXES:
             log.warning("audit: %s is not an annotation file (.csv or .json); skipped", path)
             continue
         name = path.name.split(".")[0]
