@@ -113,7 +113,7 @@ class AuditSample:
     requested: int
 
     def manifest(self, params: AuditParams) -> dict:
-        """What was drawn and from what: the sample's side of ``metrics/audit.json``."""
+        """What was drawn from what (the sample folder's ``manifest.json``)."""
         return {
             "requested": self.requested,
             "items": len(self.items),
@@ -151,7 +151,7 @@ def draw_sample(examples: Iterable[Example], params: AuditParams) -> AuditSample
             )
 
     ranked = sorted(rows, key=lambda e: _digest(params.seed, e.example_id))
-    stratum = {e.example_id: stratum_of(e, params.strata) for e in rows}
+    stratum_by_id = {e.example_id: stratum_of(e, params.strata) for e in rows}
     taken: Counter[str] = Counter()
     per_abstract: Counter[str] = Counter()
     chosen: list[Example] = []
@@ -161,7 +161,7 @@ def draw_sample(examples: Iterable[Example], params: AuditParams) -> AuditSample
         if all(taken[h] >= q for h, q in quotas.items()):
             break
         for example in ranked:
-            h = stratum[example.example_id]
+            h = stratum_by_id[example.example_id]
             if (
                 example.example_id in chosen_ids
                 or taken[h] >= quotas[h]
@@ -177,8 +177,8 @@ def draw_sample(examples: Iterable[Example], params: AuditParams) -> AuditSample
     items = [
         AuditItem(
             item_id=item_id(params.seed, example.example_id),
-            stratum=stratum[example.example_id],
-            weight=strata[stratum[example.example_id]].weight,
+            stratum=stratum_by_id[example.example_id],
+            weight=strata[stratum_by_id[example.example_id]].weight,
             example=example,
         )
         for example in chosen
