@@ -9,7 +9,7 @@ from pathlib import Path
 
 from scicon.backbones.params import BackboneParams
 from scicon.evolve.params import EvolveParams
-from scicon.evolve.pipeline import run_evolve
+from scicon.evolve.pipeline import run_evolve, with_teacher
 from scicon.io import read_jsonl, write_json, write_jsonl
 from scicon.params import load_section, load_thresholds
 from scicon.records.corpus import Abstract
@@ -18,10 +18,13 @@ from scicon.stage import run_stage, stage_parser
 
 
 def main(args) -> None:
+    params = load_section(args.params, "evolve", EvolveParams)
+    if args.teacher:
+        params = with_teacher(params, args.teacher)
     output = run_evolve(
         list(read_jsonl(args.pairs, Pair)),
         list(read_jsonl(args.abstracts, Abstract)),
-        load_section(args.params, "evolve", EvolveParams),
+        params,
         load_thresholds(args.params),
         load_section(args.params, "backbone", BackboneParams),
         journal=Path(args.trace),
@@ -39,6 +42,10 @@ def parser():
     command.add_argument("--trace", required=True, help="output JSONL trace per pair (the resume journal)")
     command.add_argument("--success-plot", required=True, help="output JSON of success by generation")
     command.add_argument("--metrics", required=True, help="output metrics JSON")
+    command.add_argument(
+        "--teacher",
+        help="a classifier folder to search against instead of the configured goal (self-training)",
+    )
     return command
 
 

@@ -82,6 +82,16 @@ def proportional_quotas(sizes: dict[str, int], total: int) -> dict[str, int]:
 PAIR_SELECTION_KEYS = ("pair_kinds", "max_pairs")
 
 
+def with_teacher(params: EvolveParams, folder: str) -> EvolveParams:
+    """The same search against a classifier folder: a self-training round's teacher is the
+    student of the round before."""
+    settings = {part: dict(blocks) for part, blocks in params.settings.items()}
+    goal = dict(settings.get("goal", {}))
+    goal["classifier"] = {**(goal.get("classifier") or {}), "model": folder}
+    settings["goal"] = goal
+    return params.model_copy(update={"goal": "classifier", "settings": settings})
+
+
 def results_digest(params: EvolveParams, thresholds: Thresholds, context: AssemblyContext) -> str:
     """Code, result-changing parameters, thresholds and models: what a journal record must match."""
     keys = [key for key in rerun_keys(EvolveParams, "") if key not in PAIR_SELECTION_KEYS]

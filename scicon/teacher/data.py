@@ -76,7 +76,9 @@ def teacher_data(paths: SourcePaths, params: TeacherParams, root: Path = Path(".
             continue
         candidates.append(candidate)
     if left_out:
-        log.info("teacher: left out rule negatives of operators not taught: %s", dict(sorted(left_out.items())))
+        log.info(
+            "teacher: left out rule negatives of operators not taught: %s", dict(sorted(left_out.items()))
+        )
     labelled, counts = labelled_candidates(params, root)
     dataset = build_dataset(
         [*candidates, *labelled], dev_fraction=params.dev_fraction, test_fraction=0.0, seed=params.seed
