@@ -28,11 +28,12 @@ def _options(settings: type[BaseModel] | None) -> str:
     )
 
 
-def _table(registry: Registry, header: tuple[str, str, str], notes: Callable) -> str:
-    lines = [f"| {' | '.join(header)} |", "|---|---|---|"]
+def _table(registry: Registry, header: tuple[str, ...], notes: Callable, columns: Callable) -> str:
+    lines = [f"| {' | '.join(header)} |", "|" + "---|" * len(header)]
     for entry in registry:
         description = entry.description.replace("|", "\\|") + notes(entry)
-        lines.append(f"| `{entry.name}` | {description} | {_options(entry.settings)} |")
+        cells = [f"`{entry.name}`", description, *columns(entry), _options(entry.settings)]
+        lines.append(f"| {' | '.join(cells)} |")
     return "\n".join(lines)
 
 
@@ -46,7 +47,10 @@ def loaders_table() -> str:
             return " (path: a file or a folder)"
         return ""
 
-    return _table(LOADERS, ("kind", "reads", "options"), notes)
+    def columns(entry) -> list[str]:
+        return [entry.extra["keys"], entry.extra["groups"]]
+
+    return _table(LOADERS, ("kind", "reads", "pair key", "grouped by", "options"), notes, columns)
 
 
 def baselines_table() -> str:
@@ -55,7 +59,7 @@ def baselines_table() -> str:
     def notes(entry) -> str:
         return "; reported both ways (`_negated`)" if entry.extra.get("two_sided") else ""
 
-    return _table(BASELINES, ("baseline", "score", "settings"), notes)
+    return _table(BASELINES, ("baseline", "score", "settings"), notes, lambda entry: [])
 
 
 GENERATED = {"loaders": loaders_table, "baselines": baselines_table}

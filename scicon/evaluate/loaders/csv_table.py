@@ -17,6 +17,8 @@ class CsvOptions(ColumnOptions):
 
 @LOADERS.register(
     "csv",
+    keys="`<file name>:<line>`",
+    groups="the `group` column, else the hypothesis",
     settings=CsvOptions,
     description="any delimited file with a header; the options name the columns and the contradiction labels",
 )

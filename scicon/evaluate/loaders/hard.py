@@ -33,6 +33,8 @@ def harden(pairs: list[BenchmarkPair], words: frozenset[str] = NEGATION_WORDS) -
 
 @LOADERS.register(
     "hard",
+    keys="as its base",
+    groups="as its base",
     settings=HardOptions,
     derived=True,
     description="the benchmark named by options.base, negation words removed from both sentences",

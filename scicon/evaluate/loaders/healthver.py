@@ -24,6 +24,8 @@ class HealthVerOptions(LoaderOptions):
 
 @LOADERS.register(
     "healthver",
+    keys="`<file name>:<line>`",
+    groups="claim",
     settings=HealthVerOptions,
     description="HealthVer CSV: evidence, claim, label (Supports, Refutes, Neutral); pair (evidence, claim)",
 )

@@ -11,6 +11,8 @@ from scicon.evaluate.loaders.rows import ColumnOptions, pairs_from_columns, read
 
 @LOADERS.register(
     "jsonl",
+    keys="`<file name>:<line>`",
+    groups="the `group` column, else the hypothesis",
     settings=ColumnOptions,
     description="any JSON Lines file; the options name the columns and the contradiction labels",
 )

@@ -21,6 +21,8 @@ from scicon.evaluate.loaders import LOADERS
 
 @LOADERS.register(
     "mancon",
+    keys="`<file name>:CLAIM#<i>+CLAIM#<j>`",
+    groups="question",
     description="ManConCorpus XML: claims on the same QUESTION with opposite ASSERTION (YS/NO) contradict",
 )
 def load_mancon(path: Path, options: None) -> list[BenchmarkPair]:

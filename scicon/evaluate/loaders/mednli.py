@@ -36,6 +36,8 @@ class MedNliOptions(LoaderOptions):
 
 @LOADERS.register(
     "mednli",
+    keys="`<file name>:<line>`",
+    groups="premise",
     settings=MedNliOptions,
     description="MedNLI JSON Lines: sentence1, sentence2, gold_label; entailment and neutral are 0",
 )

@@ -147,6 +147,8 @@ def _field(statement: dict, name: str, where: str, statement_id: str, allowed=No
 
 @LOADERS.register(
     "nli4ct",
+    keys="`<split>:<statement id>`",
+    groups="primary trial",
     settings=Nli4ctOptions,
     reads_folders=True,
     description=(

@@ -14,7 +14,10 @@ from scicon.records.dataset import Example
 
 
 @LOADERS.register(
-    "scicon", description="a SciCon split (JSON Lines of examples), e.g. data/scicon/test.jsonl"
+    "scicon",
+    keys="`<example_id>`",
+    groups="abstract (PMID)",
+    description="a SciCon split (JSON Lines of examples), e.g. data/scicon/test.jsonl",
 )
 def load_scicon_split(path: Path, options: None) -> list[BenchmarkPair]:
     return [
