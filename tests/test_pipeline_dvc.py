@@ -81,19 +81,17 @@ def test_repro_builds_finetunes_and_evaluates_with_fixture_sources(project):
     assert finetune["steps"] == 3
     evaluate = json.loads((copy / "metrics/evaluate.json").read_text())
     assert evaluate["demo_biomed_nli"]["status"] == "evaluated"
-    assert (
-        0
-        <= evaluate["demo_biomed_nli"]["roc_auc_ci_low"]
-        <= evaluate["demo_biomed_nli"]["roc_auc_ci_high"]
-        <= 1
-    )
+    demo_scicon = evaluate["demo_biomed_nli"]["models"]["scicon"]
+    assert 0 <= demo_scicon["roc_auc_ci_low"] <= demo_scicon["roc_auc_ci_high"] <= 1
+    assert evaluate["demo_biomed_nli"]["best_baseline"] in evaluate["demo_biomed_nli"]["baselines"]
     assert evaluate["scicon_test"]["status"] == "evaluated"
-    for skipped in ("healthver_dev", "mednli", "mednli_surgery", "cardio", "hard_cardio"):
-        assert evaluate[skipped]["status"] == "skipped" and "roc_auc" not in evaluate[skipped]
-    assert (copy / "plots/roc/demo_biomed_nli.finetuned.csv").exists()
+    for skipped in ("healthver_dev", "nli4ct_dev", "mednli", "mednli_surgery", "cardio", "hard_cardio"):
+        assert evaluate[skipped]["status"] == "skipped" and "models" not in evaluate[skipped]
+    assert (copy / "plots/roc/demo_biomed_nli.scicon.csv").exists()
+    assert (copy / "plots/scores/demo_biomed_nli.csv").read_text().startswith("key,label,scicon,zero_shot,")
 
     shown = dvc(copy, env, "metrics", "show")
-    assert "demo_biomed_nli.roc_auc" in shown.stdout
+    assert "demo_biomed_nli.models.scicon.roc_auc" in shown.stdout
     again = dvc(copy, env, "repro", "--downstream", "build")
     assert "Data and pipelines are up to date" in again.stdout
 
