@@ -105,8 +105,8 @@ def train_teacher(data: TeacherData, params: TeacherParams, output_dir: Path, ta
             f"the held-out split ({len(dev)} examples) lacks a class: raise teacher.dev_fraction",
         )
     trained = finetune(train, dev, params.training, output_dir)
-    classifier = ContradictionClassifier(output_dir, calibrated=False)
-    raw = np.array(classifier.contradiction_probabilities([(e.sentence1, e.sentence2) for e in dev]))
+    classifier = ContradictionClassifier(output_dir)
+    raw = np.array(classifier.raw_contradiction_probabilities([(e.sentence1, e.sentence2) for e in dev]))
     labels = np.array([e.label for e in dev])
     calibration = fit_calibration(raw, labels, params.calibration)
     calibration.save(output_dir / CALIBRATION_FILE)
