@@ -5,6 +5,7 @@ SciCon's training split (for the n-gram overlap); writes `metrics/evaluate.json`
 one ROC-curve CSV per benchmark and model into the plots folder.
 """
 
+import contextlib
 import shutil
 from pathlib import Path
 
@@ -30,19 +31,16 @@ def main(args) -> None:
 
     train = read_jsonl(Path(args.scicon) / "train.jsonl", Example)
     train_texts = [text for example in train for text in (example.sentence1, example.sentence2)]
-    backbone = None
+    backbone_in_use = contextlib.nullcontext()
     if params.zero_shot:
         from scicon.backbones import load_backbone
 
-        backbone = load_backbone(load_section(args.params, "backbone", BackboneParams))
-    try:
+        backbone_in_use = load_backbone(load_section(args.params, "backbone", BackboneParams))
+    with backbone_in_use as backbone:
         teacher = LlmContradictionScorer(backbone) if backbone is not None else None
         evaluation = evaluate_benchmarks(benchmarks, params, finetuned, teacher, train_texts)
-    finally:
-        if backbone is not None:
-            backbone.close()
     if backbone is not None:
-        evaluation.metrics["zero_shot_backbone"] = backbone.stats.as_metrics()
+        evaluation.metrics["zero_shot_backbone"] = backbone.metrics()
 
     plots = Path(args.plots)
     shutil.rmtree(plots, ignore_errors=True)

@@ -5,6 +5,7 @@ trace (also the journal that lets an interrupted run resume), the success-by-
 generation plot data and `metrics/evolve.json`.
 """
 
+import contextlib
 import time
 from pathlib import Path
 
@@ -13,13 +14,10 @@ from scicon.evolve.params import EvolveParams
 from scicon.evolve.recipes import build_searches, needs_backbone, recipe_name
 from scicon.evolve.runner import config_digest, evolve_metrics, run_searches, success_by_generation
 from scicon.io import read_jsonl, write_json, write_jsonl
-from scicon.params import load_section, load_thresholds
+from scicon.params import load_section, load_thresholds, result_settings
 from scicon.records.corpus import Abstract
 from scicon.records.pairs import Pair
 from scicon.stage import run_stage, stage_parser
-
-# Settings that change how fast a run goes, not what it produces.
-_OPERATIONAL_BACKBONE_KEYS = {"threads", "max_concurrency", "timeout_seconds", "max_retries", "api_key_env"}
 
 
 def main(args) -> None:
@@ -28,15 +26,15 @@ def main(args) -> None:
     pairs = [pair for pair in read_jsonl(args.pairs, Pair) if pair.kind in params.pair_kinds]
     pairs = pairs[: params.max_pairs]
     abstracts = {abstract.pmid: abstract for abstract in read_jsonl(args.abstracts, Abstract)}
-    backbone = None
+    backbone_in_use = contextlib.nullcontext()
     backbone_settings = None
     if needs_backbone(params):
         from scicon.backbones import load_backbone
 
         backbone_params = load_section(args.params, "backbone", BackboneParams)
-        backbone_settings = backbone_params.model_dump(mode="json", exclude=_OPERATIONAL_BACKBONE_KEYS)
-        backbone = load_backbone(backbone_params)
-    try:
+        backbone_settings = result_settings(backbone_params)
+        backbone_in_use = load_backbone(backbone_params)
+    with backbone_in_use as backbone:
         searches = build_searches(params, thresholds, backbone, list(abstracts.values()))
         digest = config_digest(
             params.model_dump(mode="json", exclude={"workers", "max_pairs"}),
@@ -57,9 +55,6 @@ def main(args) -> None:
             workers=params.workers,
         )
         metrics = evolve_metrics(result.traces, thresholds, time.perf_counter() - started, backbone)
-    finally:
-        if backbone is not None:
-            backbone.close()
     metrics["recipe"] = recipe_name(params)
     metrics["resumed_pairs"] = result.resumed
     write_jsonl(args.accepted, result.accepted)
