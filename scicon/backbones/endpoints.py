@@ -71,17 +71,20 @@ class EndpointPool:
         self._last_change = now
 
     def acquire(self, avoid: str | None = None) -> Endpoint:
-        """A slot on the least busy available endpoint, other than ``avoid`` where possible;
-        waits while every endpoint is full or backing off."""
+        """A slot on the least busy available endpoint; waits while all are full or backing off.
+
+        ``avoid`` (where a request just failed) is used again only when no other endpoint
+        is available at all, not merely full.
+        """
         with self._condition:
             waited = False
             while True:
                 now = self._clock()
-                open_ = [e for e in self.endpoints if e.in_flight < self.limit]
-                ready = [e for e in open_ if e.unavailable_until <= now]
-                choices = [e for e in ready if e.url != avoid] or ready
-                if choices:
-                    chosen = min(choices, key=lambda e: (e.in_flight, e.attempts))
+                available = [e for e in self.endpoints if e.unavailable_until <= now]
+                preferred = [e for e in available if e.url != avoid] or available
+                free = [e for e in preferred if e.in_flight < self.limit]
+                if free:
+                    chosen = min(free, key=lambda e: (e.in_flight, e.attempts))
                     self._advance(now)
                     chosen.in_flight += 1
                     chosen.peak_in_flight = max(chosen.peak_in_flight, chosen.in_flight)
@@ -89,7 +92,7 @@ class EndpointPool:
                     self._waited += waited
                     return chosen
                 waited = True
-                backing_off = [e.unavailable_until - now for e in open_ if e.unavailable_until > now]
+                backing_off = [e.unavailable_until - now for e in self.endpoints if e.unavailable_until > now]
                 self._condition.wait(timeout=min(backing_off) if backing_off else None)
 
     def release(self, endpoint: Endpoint, outcome: Outcome) -> None:

@@ -141,6 +141,8 @@ class OpenAICompatibleBackend:
         # one thread per slot: a request holds its thread while it waits for the server
         self._pool = ThreadPoolExecutor(max_workers=self.endpoints.capacity, thread_name_prefix="scicon-http")
         self._submit_lock = threading.Lock()
+        self._unstarted = 0  # submitted, waiting for a thread (all slots taken)
+        self._queued = 0
         self._tokens = TokenCounter()
 
     def identity(self) -> dict:
@@ -200,8 +202,19 @@ class OpenAICompatibleBackend:
 
     def _run_batch(self, prompts: Sequence[str], one: Callable[[int], object]) -> list:
         """``one(i)`` for every prompt index, concurrently, queued together in prompt order."""
+
+        def started(index: int):
+            with self._submit_lock:
+                self._unstarted -= 1
+            return one(index)
+
         with self._submit_lock:
-            futures = {index: self._pool.submit(one, index) for index in prompt_order(prompts)}
+            futures = {}
+            for index in prompt_order(prompts):
+                # every slot taken or others already queued: this request waits its turn
+                self._queued += self._unstarted + self.endpoints.in_flight >= self.endpoints.capacity
+                self._unstarted += 1
+                futures[index] = self._pool.submit(started, index)
         return [futures[index].result() for index in range(len(prompts))]
 
     def generate(self, requests: Sequence[GenerationRequest]) -> list[Completion]:
@@ -300,6 +313,7 @@ class OpenAICompatibleBackend:
 
     def counters(self) -> dict:
         counters = self.endpoints.counters()
+        counters["requests_waited_for_a_slot"] += self._queued
         counters["tokens"] = self._tokens.as_metrics()
         return counters
 
@@ -307,7 +321,7 @@ class OpenAICompatibleBackend:
         self._pool.shutdown(wait=True)
         for client in self._clients.values():
             client.close()
-        counters = self.endpoints.counters()
+        counters = self.counters()
         attempts = sum(e["attempts"] for e in counters["endpoints"].values())
         if (
             attempts >= 10 * self.endpoints.capacity
