@@ -43,6 +43,7 @@ _FILLER_TOKENS = [
 ]
 _REPLACEMENTS = ["increased", "decreased", "did not improve", "worsened", "failed to reduce", "raised",
                  "lowered", "was not associated with", "prevented", "caused"]  # fmt: skip
+_REWRITE_MARK = WORD_REPLACEMENT.text.split("\n\n")[1]  # "Choose words from sentence2 and replace them ..."
 _SENTENCE1 = re.compile(r"sentence1:\s*(.*)")
 _SENTENCE2 = re.compile(r"sentence2:\s*(.*?)\nAnswer:", re.DOTALL)
 
@@ -213,7 +214,8 @@ class SimulatedServer:
                 }
             completion_tokens = 1
         else:
-            text = rewrite(prompt, int(body.get("seed") or 0)) if WORD_REPLACEMENT.text[:40] in prompt else ""
+            is_rewrite = _REWRITE_MARK in prompt
+            text = rewrite(prompt, int(body.get("seed") or 0)) if is_rewrite else ""
             if not text:
                 text = "The results support the conclusion."
             limit = int(body.get("max_tokens") or 16)
