@@ -16,8 +16,9 @@ Three commands, each printing its figures (and writing them as JSON with ``--jso
     trace and the backbone's counters, prompt and generated tokens included.
 
 ``project``
-    From such a trace: prompt and generated tokens per attempted and per accepted pair,
-    and the GPU-hours 100,000 accepted pairs take at published H100 throughput.
+    From such a trace: prompt and generated tokens per rewrite and per score call, per
+    attempted and per accepted pair at the paper's settings, and the GPU-hours 100,000
+    accepted pairs take at published H100 throughput.
 
     python -m perf.backbone_scaleout utilisation --corpus /abs/pubmedqa_rct.txt --pairs 200
     python -m perf.backbone_scaleout trace --corpus /abs/pubmedqa_rct.txt --pairs 8 --out /tmp/trace
@@ -216,16 +217,23 @@ def project(args) -> dict:
     out = Path(args.out)
     metrics = json.loads((out / "metrics.json").read_text())
     traces = list(read_jsonl(out / "trace.jsonl", PairTrace))
-    tokens = metrics["backbone"]["tokens"]
-    prompt = sum(op.get("prompt_tokens", 0) for op in tokens.values())
-    generated = sum(op.get("completion_tokens", 0) for op in tokens.values())
+    backbone = metrics["backbone"]
+    tokens = backbone["tokens"]
     attempted = sum(t.status in ("succeeded", "failed") for t in traces)
     accepted = sum(t.accepted is not None for t in traces)
     generations = sum(len(t.generations) for t in traces)
-    if not attempted or not generations:
-        raise SystemExit("no pair of the trace was attempted (all skipped): trace more pairs")
-    per_generation = {"prompt": prompt / generations, "generated": generated / generations}
-    max_iterations = max((g.iteration + 1 for t in traces for g in t.generations), default=1)
+    rewrites, scores = backbone.get("generate_computed", 0), backbone.get("yes_no_computed", 0)
+    if not attempted or not rewrites or not scores:
+        raise SystemExit("the trace has no attempted pair with rewrites and scores: trace more pairs")
+    # Measured per call. A server also generates the one token a score reads (counted in
+    # its usage; an in-process backend reads the logits without sampling it).
+    rewrite = {
+        "prompt": tokens["generate"]["prompt_tokens"] / rewrites,
+        "generated": tokens["generate"]["completion_tokens"] / rewrites,
+    }
+    score = {"prompt": tokens["yes_no"]["prompt_tokens"] / scores, "generated": 1.0}
+    prompt = tokens["generate"]["prompt_tokens"] + tokens["yes_no"]["prompt_tokens"]
+    generated = tokens["generate"]["completion_tokens"] + scores
     figures: dict = {
         "model": metrics.get("model"),
         "pairs": len(traces),
@@ -233,29 +241,21 @@ def project(args) -> dict:
         "accepted": accepted,
         "generations": generations,
         "tokens_by_operation": tokens,
-        # the original pair's score is counted with the first generation (1 call of ~80)
-        "prompt_tokens_per_generation": round(per_generation["prompt"]),
-        "generated_tokens_per_generation": round(per_generation["generated"]),
-        "calls_per_generation": round(metrics["backbone"]["calls_computed"] / generations, 1),
+        "per_rewrite_call": {k: round(v, 1) for k, v in rewrite.items()},
+        "per_score_call": {k: round(v, 1) for k, v in score.items()},
         "this_trace": {
+            "rewrites_per_generation": round(rewrites / generations, 1),
+            "scores_per_generation": round(scores / generations, 1),
             "generations_per_attempted_pair": round(generations / attempted, 2),
             "prompt_tokens_per_attempted_pair": round(prompt / attempted),
             "generated_tokens_per_attempted_pair": round(generated / attempted),
             "success_rate": round(accepted / attempted, 3),
-            "iterations_at_most": max_iterations,
         },
     }
-    # The paper's search: 4 iterations at most, 31.3% of attempted pairs accepted; a failed
-    # pair runs all 4 generations, an accepted one is assumed to stop after 2.5 on average
-    # (the paper gives no distribution; uniform over 1..4).
-    paper_iterations = 4
-    generations_per_attempted = (1 - PAPER_SUCCESS_RATE) * paper_iterations + PAPER_SUCCESS_RATE * 2.5
-    per_accepted = {k: v * generations_per_attempted / PAPER_SUCCESS_RATE for k, v in per_generation.items()}
+    paper = paper_search_costs(rewrite, score)
+    per_accepted = {kind: paper[f"{kind}_tokens_per_attempted_pair"] / PAPER_SUCCESS_RATE for kind in rewrite}
     figures["paper_settings"] = {
-        "success_rate": PAPER_SUCCESS_RATE,
-        "generations_per_attempted_pair": round(generations_per_attempted, 2),
-        "prompt_tokens_per_attempted_pair": round(per_generation["prompt"] * generations_per_attempted),
-        "generated_tokens_per_attempted_pair": round(per_generation["generated"] * generations_per_attempted),
+        **paper,
         "prompt_tokens_per_accepted_pair": round(per_accepted["prompt"]),
         "generated_tokens_per_accepted_pair": round(per_accepted["generated"]),
         **{
@@ -266,23 +266,54 @@ def project(args) -> dict:
     return figures
 
 
-def gpu_hours(per_pair: dict[str, float], published: dict, pairs: int) -> dict:
-    """GPU-hours for ``pairs`` pairs, two ways of reading a published output-token rate.
+def paper_search_costs(rewrite: dict[str, float], score: dict[str, float]) -> dict:
+    """Tokens per attempted pair of the paper's search, from tokens per call.
 
-    ``token_mix``: the benchmark processes 2,048 prompt tokens with every 128 generated ones,
-    so its output rate × 2,176 / 128 is a rate of tokens of either kind; our tokens go at it
-    (no prefix-cache credit). ``generated_only``: the output rate applied to generated tokens
-    alone, as if every prompt token were a prefix-cache hit — a lower bound.
+    Assumptions (the paper's figures where it gives them): N_pop × N_candidates = 20
+    rewrites per generation, all distinct; the topic score for all 20, the claim score
+    for the 80% that pass T_sim, the teacher's score for the 96% of those that pass
+    T_claim (appendix C: pass rates at the default thresholds); one score of the original
+    pair; 31.3% of attempted pairs accepted (appendix C), a failed pair running all 4
+    generations and an accepted one stopping after 2.5 on average (the paper gives no
+    distribution: uniform over 1..4). Skipped pairs (one score each) are left out.
     """
-    output_rate = published["output_tokens_per_second"]
-    mixed_rate = output_rate * (BENCHMARK_INPUT + BENCHMARK_OUTPUT) / BENCHMARK_OUTPUT
-    seconds_mix = pairs * (per_pair["prompt"] + per_pair["generated"]) / mixed_rate
-    seconds_generated = pairs * per_pair["generated"] / output_rate
-    gpus = published["gpus"]
+    iterations, sim_pass, claim_pass = 4, 0.80, 0.96
+    rewrites = 20
+    scores = rewrites * (1 + sim_pass + sim_pass * claim_pass)
+    generations = (1 - PAPER_SUCCESS_RATE) * iterations + PAPER_SUCCESS_RATE * (1 + iterations) / 2
+    per_generation = {k: rewrites * rewrite[k] + scores * score[k] for k in rewrite}
     return {
-        "token_mix": round(seconds_mix * gpus / 3600, 1),
-        "generated_only": round(seconds_generated * gpus / 3600, 1),
+        "success_rate": PAPER_SUCCESS_RATE,
+        "rewrites_per_generation": rewrites,
+        "scores_per_generation": round(scores, 1),
+        "generations_per_attempted_pair": round(generations, 2),
+        "calls_per_attempted_pair": round(1 + generations * (rewrites + scores), 1),
+        **{
+            f"{k}_tokens_per_attempted_pair": round(score[k] + generations * v)
+            for k, v in per_generation.items()
+        },
     }
+
+
+def gpu_hours(per_pair: dict[str, float], published: dict, pairs: int) -> dict:
+    """GPU-hours for ``pairs`` pairs from a published output-token rate at 2,048 in / 128 out.
+
+    One benchmark point cannot split a request's GPU time between its prompt and its
+    generated tokens, so three readings: all of it spent on the 2,048 prompt tokens, all
+    on the 128 generated ones, or the same cost for every token. The truth lies between
+    the first two; the more generated tokens per prompt token a workload has compared
+    with the benchmark's 1:16, the nearer it is to the second.
+    """
+    rate = published["output_tokens_per_second"]
+    seconds_per_request = BENCHMARK_OUTPUT / rate
+    readings = {
+        "all_on_prompt_tokens": per_pair["prompt"] * seconds_per_request / BENCHMARK_INPUT,
+        "all_on_generated_tokens": per_pair["generated"] * seconds_per_request / BENCHMARK_OUTPUT,
+        "same_cost_per_token": (per_pair["prompt"] + per_pair["generated"])
+        * seconds_per_request
+        / (BENCHMARK_INPUT + BENCHMARK_OUTPUT),
+    }
+    return {name: round(pairs * seconds * published["gpus"] / 3600, 1) for name, seconds in readings.items()}
 
 
 def show(figures: dict, indent: str = "") -> None:

@@ -343,3 +343,15 @@ def test_generation_requests_of_a_batch_are_sent_together_in_prompt_order():
         backend.generate([GenerationRequest(p, Sampling(0.0, 8), 1) for p in prompts])
         backend.close()
     assert server.prompts == sorted(prompts)
+
+
+def test_the_gpu_hour_projection_reads_the_published_rate_per_request():
+    from perf.backbone_scaleout import gpu_hours, paper_search_costs
+
+    one_benchmark_request = {"prompt": 2048, "generated": 128}
+    published = {"gpus": 2, "output_tokens_per_second": 128}  # one such request per second
+    hours = gpu_hours(one_benchmark_request, published, pairs=3600)
+    assert hours == {"all_on_prompt_tokens": 2.0, "all_on_generated_tokens": 2.0, "same_cost_per_token": 2.0}
+    costs = paper_search_costs({"prompt": 100.0, "generated": 30.0}, {"prompt": 150.0, "generated": 1.0})
+    assert costs["scores_per_generation"] == 51.4 and costs["generations_per_attempted_pair"] == 3.53
+    assert costs["prompt_tokens_per_attempted_pair"] == round(150 + 3.5305 * (20 * 100 + 51.36 * 150))
