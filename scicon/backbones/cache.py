@@ -313,7 +313,8 @@ class CachedBackbone:
         return [answer.p_yes for answer in self.yes_no(prompts, kind)]
 
     def metrics(self) -> dict:
-        """This handle's calls (:class:`CallStats`) and what the backend counted (tokens, endpoints)."""
+        """This handle's calls (:class:`CallStats`) and what the backend counted (tokens,
+        endpoints) — for a backend shared by identical configurations, all handles together."""
         return {**self.stats.as_metrics(), **self.backend.counters()}
 
     def close(self) -> None:
