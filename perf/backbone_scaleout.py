@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import socket
 import subprocess
 import sys
@@ -39,12 +40,11 @@ from pathlib import Path
 
 import httpx
 
-from scicon.backbones import BackboneParams, load_backbone, merged_backbone_params
+from scicon.backbones import BackboneParams, merged_backbone_params
 from scicon.corpus import ingest
 from scicon.corpus.params import IngestParams
+from scicon.evolve import pipeline
 from scicon.evolve.params import EvolveParams
-from scicon.evolve.recipes import build_searches
-from scicon.evolve.runner import evolve_metrics, run_searches
 from scicon.io import read_jsonl, write_json
 from scicon.pairing import build_pairs, make_cheap_selector
 from scicon.pairing.params import PairsParams
@@ -69,7 +69,9 @@ PAPER_SUCCESS_RATE = 0.313
 def paper_evolve_params(**overrides) -> EvolveParams:
     """params.yaml's evolve section with every part answered by the backbone, as in the paper."""
     values = dict(load_section(PARAMS, "evolve", EvolveParams).model_dump())
-    values.update(transformation="llm", similarity="llm", claim="llm", goal="llm", max_pairs=None)
+    values.update(
+        transformation="llm", similarity="llm", claim="llm", goal="llm", max_pairs=None, min_mass=0.0
+    )
     values.update(overrides)
     return EvolveParams.model_validate(values)
 
@@ -86,18 +88,15 @@ def corpus_pairs(corpus: str, count: int, cache_dir: Path) -> tuple[list[Pair], 
 
 
 def run_evolve(pairs, abstracts, backbone_params, evolve_params, folder: Path) -> dict:
-    """One evolve run on an empty call cache; its metrics, wall and client CPU seconds."""
-    thresholds = load_thresholds(PARAMS)
-    with load_backbone(backbone_params, folder / "calls.sqlite") as backbone:
-        searches = build_searches(evolve_params, thresholds, backbone, list(abstracts.values()))
-        started, cpu = time.perf_counter(), time.process_time()
-        result = run_searches(
-            pairs, searches, journal=folder / "trace.jsonl", config_digest="benchmark", recipe="paper",
-            seed=evolve_params.seed, abstracts=abstracts, backbone=backbone, workers=evolve_params.workers,
-        )  # fmt: skip
-        wall, cpu = time.perf_counter() - started, time.process_time() - cpu
-        metrics = evolve_metrics(result.traces, thresholds, wall, backbone)
-    metrics["client_cpu_seconds"] = round(cpu, 2)
+    """The evolve stage's own run on an empty call cache; its metrics, with client CPU seconds."""
+    os.environ["SCICON_CACHE_DIR"] = str(folder)  # a fresh call cache: every call is paid for
+    started = time.process_time()
+    output = pipeline.run_evolve(
+        pairs, list(abstracts.values()), evolve_params, load_thresholds(PARAMS), backbone_params,
+        journal=folder / "trace.jsonl",
+    )  # fmt: skip
+    metrics = output.metrics
+    metrics["client_cpu_seconds"] = round(time.process_time() - started, 2)
     return metrics
 
 

@@ -35,6 +35,7 @@ import yaml
 
 from scicon.evolve.params import EvolveParams
 from scicon.io import read_jsonl
+from scicon.profiles import apply_overrides, parse_assignments
 from scicon.records.evolve import PairTrace
 from scicon.transformations.mixed import share_out
 
@@ -72,27 +73,15 @@ def naive_backbone_calls(traces: list[PairTrace], params: EvolveParams) -> dict[
 
 
 def llm_rewrites(candidates: int, params: EvolveParams) -> int:
-    """Of one member's candidates, those the backbone writes (the order scicon.evolve.recipes mixes in)."""
+    """Of one member's candidates, those the backbone writes (as the mixed transformation shares out)."""
     if params.transformation == "llm":
         return candidates
     if params.transformation == "mixed":
-        return share_out(candidates, [1.0 - params.rules_share, params.rules_share])[0]
+        parts = params.settings["transformation"]["mixed"]["parts"]
+        total = sum(parts.values())
+        counts = share_out(candidates, [share / total for share in parts.values()])
+        return sum(count for name, count in zip(parts, counts, strict=True) if name == "llm")
     return 0
-
-
-def apply_overrides(params: dict, overrides: list[str]) -> None:
-    """``key.sub=value`` settings (values in YAML), like ``dvc exp run -S``; unknown keys are refused."""
-    for override in overrides:
-        key, separator, value = override.partition("=")
-        if not separator:
-            raise SystemExit(f"--set {override!r}: expected KEY=VALUE")
-        *parents, leaf = key.split(".")
-        node = params
-        for part in parents:
-            node = node.get(part) if isinstance(node, dict) else None
-        if not isinstance(node, dict) or leaf not in node:
-            raise SystemExit(f"--set {override!r}: params.yaml has no key {key!r}")
-        node[leaf] = yaml.safe_load(value)
 
 
 def timed(command: list[str], cwd: Path, env: dict) -> float:
@@ -121,7 +110,7 @@ def main() -> None:
     params = yaml.safe_load((project / "params.yaml").read_text())
     params["ingest"]["source"] = str(Path(args.corpus).resolve())
     params["evolve"]["max_pairs"] = args.pairs
-    apply_overrides(params, args.overrides)
+    params = apply_overrides(params, parse_assignments(args.overrides), "--set")
     (project / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
     env = dict(os.environ)
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"

@@ -243,9 +243,14 @@ def expected_params(script: str, root: Path = ROOT) -> list[str]:
 # ---- dvc.yaml ------------------------------------------------------------------------------------
 
 
+def stage_body(stage: dict) -> dict:
+    """The stage itself, or for a ``foreach`` stage the ``do`` template every instance shares."""
+    return stage["do"] if "do" in stage else stage
+
+
 def stage_script(stage: dict) -> str | None:
     """``stages/<name>.py`` of a stage whose command runs ``python -m stages.<name>``."""
-    words = str(stage.get("cmd", "")).split()
+    words = str(stage_body(stage).get("cmd", "")).split()
     if "-m" in words and words[words.index("-m") + 1].startswith("stages."):
         return words[words.index("-m") + 1].replace(".", "/") + ".py"
     return None
@@ -265,13 +270,14 @@ def check(dvc_file: Path = ROOT / DVC_FILE, root: Path = ROOT) -> list[str]:
         script = stage_script(stage)
         if script is None:
             continue
-        declared = [d for d in stage.get("deps", []) if _is_code(d)]
+        body = stage_body(stage)
+        declared = [d for d in body.get("deps", []) if _is_code(d)]
         wanted = expected_code_deps(script, root)
         for missing in sorted(set(wanted) - set(declared)):
             problems.append(f"{name}: deps lack {missing} (the stage imports or reads it)")
         for extra in sorted(set(declared) - set(wanted)):
             problems.append(f"{name}: deps list {extra}, which the stage does not import or read")
-        params = [p if isinstance(p, str) else next(iter(p)) for p in stage.get("params", [])]
+        params = [p if isinstance(p, str) else next(iter(p)) for p in body.get("params", [])]
         wanted_params = expected_params(script, root)
         for missing in sorted(set(wanted_params) - set(params)):
             problems.append(f"{name}: params lack {missing}")
@@ -293,10 +299,10 @@ def write(dvc_file: Path = ROOT / DVC_FILE, root: Path = ROOT) -> None:
         script = stage_script(stage)
         if script is None:
             continue
-        deps = stage.get("deps", [])
-        data = [d for d in deps if not _is_code(d)]
-        stage["deps"] = [*expected_code_deps(script, root), *data]
-        stage["params"] = expected_params(script, root)
+        body = stage_body(stage)
+        data = [d for d in body.get("deps", []) if not _is_code(d)]
+        body["deps"] = [*expected_code_deps(script, root), *data]
+        body["params"] = expected_params(script, root)
     with open(dvc_file, "w", encoding="utf-8") as handle:
         yaml.dump(document, handle)
 

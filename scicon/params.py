@@ -91,15 +91,20 @@ def load_section(path: str | os.PathLike, name: str, model: type[SectionT]) -> S
     data = read_params_file(path)
     if name not in data:
         raise ParamsError(f"{path}: section '{name}' is missing")
-    return _validate(path, model, data[name], prefix=f"{name}.")
+    return validate_section(model, data[name], f"{name}.", origin=path)
 
 
 def load_thresholds(path: str | os.PathLike = "params.yaml") -> Thresholds:
     data = read_params_file(path)
-    return _validate(path, Thresholds, {key: data.get(key) for key in Thresholds.model_fields}, "")
+    return validate_section(
+        Thresholds, {key: data.get(key) for key in Thresholds.model_fields}, "", origin=path
+    )
 
 
-def _validate(path, model: type[SectionT], value: object, prefix: str) -> SectionT:
+def validate_section(
+    model: type[SectionT], value: object, prefix: str, origin: str | os.PathLike = "params.yaml"
+) -> SectionT:
+    """``value`` as ``model``; a ParamsError names every bad key (with ``prefix``) and its value."""
     try:
         return model.model_validate(value)
     except ValidationError as error:
@@ -108,4 +113,4 @@ def _validate(path, model: type[SectionT], value: object, prefix: str) -> Sectio
             key = prefix + ".".join(str(part) for part in item["loc"])
             given = item.get("input")
             problems.append(f"{key.rstrip('.')}: {item['msg']} (got {given!r})")
-        raise ParamsError(f"{path}: " + "; ".join(problems)) from error
+        raise ParamsError(f"{origin}: " + "; ".join(problems)) from error

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from scicon.errors import ParamsError
 
@@ -55,14 +55,9 @@ class Entry(Generic[T]):
             return None
         if values is None:
             raise ParamsError(f"{key}: settings of {self.kind} {self.name!r} are missing from params.yaml")
-        try:
-            return self.settings.model_validate(values)
-        except ValidationError as error:
-            problems = [
-                f"{key}.{'.'.join(str(p) for p in item['loc'])}: {item['msg']} (got {item.get('input')!r})"
-                for item in error.errors()
-            ]
-            raise ParamsError("; ".join(problems)) from error
+        from scicon.params import validate_section
+
+        return validate_section(self.settings, values, f"{key}.")
 
 
 class Registry(Generic[T]):

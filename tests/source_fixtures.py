@@ -42,12 +42,22 @@ _AUXILIARIES = re.compile(r"\b(is|are|was|were|can|may|did|does|should|could|has
 _SYNONYMS = {"patients": "participants", "study": "trial", "results": "findings", "treatment": "therapy"}
 
 
-def contradict(sentence: str) -> tuple[str, str] | None:
-    """A crude contradiction of ``sentence`` and the name of the edit, or None."""
+def contradict(sentence: str, negation_first: bool = False) -> tuple[str, str] | None:
+    """A crude contradiction of ``sentence`` and the name of the edit, or None: a polarity
+    flip, else an inserted "not" (the other way round with ``negation_first``)."""
+    edits = (_negate, _flip) if negation_first else (_flip, _negate)
+    return next((made for edit in edits if (made := edit(sentence)) is not None), None)
+
+
+def _flip(sentence: str) -> tuple[str, str] | None:
     for word, flipped in _FLIPS.items():
         pattern = re.compile(rf"\b{word}\b")
         if pattern.search(sentence):
             return pattern.sub(flipped, sentence, count=1), "polarity_flip"
+    return None
+
+
+def _negate(sentence: str) -> tuple[str, str] | None:
     match = _AUXILIARIES.search(sentence)
     if match:
         return sentence[: match.end()] + " not" + sentence[match.end() :], "negation_insert"
@@ -94,30 +104,37 @@ def _mutated(pair: Pair, sentence2: str, target: TargetLabel) -> MutatedPair:
     )
 
 
-def rule_negatives(pairs: Iterable[Pair]) -> list[RuleNegative]:
-    """A negated edit of sentence1 per pair, and a synonym-swap control where one applies."""
+def rule_negatives(
+    pairs: Iterable[Pair], sentences: tuple[str, ...] = ("sentence1", "sentence2")
+) -> list[RuleNegative]:
+    """Per pair and edited sentence, a crude contradiction and a synonym-swap control where
+    they apply (the negatives stage edits both sentences by default too). Negation comes
+    first here, so that the cross form of a rule negative is not also an evolve fixture."""
     out = []
     for pair in pairs:
-        made = contradict(pair.sentence1)
-        if made is not None:
-            out.append(_negative(pair, made[0], TargetLabel.CONTRADICTION, made[1]))
-        same = paraphrase(pair.sentence1)
-        if same is not None:
-            out.append(_negative(pair, same, TargetLabel.NON_CONTRADICTION, "synonym_control"))
+        for source in sentences:
+            sentence = getattr(pair, source)
+            made = contradict(sentence, negation_first=True)
+            if made is not None:
+                out.append(_negative(pair, source, made[0], TargetLabel.CONTRADICTION, made[1]))
+            same = paraphrase(sentence)
+            if same is not None:
+                out.append(_negative(pair, source, same, TargetLabel.NON_CONTRADICTION, "synonym_control"))
     return out
 
 
-def _negative(pair: Pair, hypothesis: str, label: TargetLabel, operator: str) -> RuleNegative:
+def _negative(pair: Pair, source: str, hypothesis: str, label: TargetLabel, operator: str) -> RuleNegative:
+    sentence = getattr(pair, source)
     return RuleNegative(
-        negative_id=f"{pair.pair_id}-s1-{operator}",
+        negative_id=f"{pair.pair_id}-{'s1' if source == 'sentence1' else 's2'}-{operator}",
         pair_id=pair.pair_id,
         pmid=pair.pmid,
-        source="sentence1",
-        premise=pair.sentence1,
+        source=source,
+        premise=sentence,
         hypothesis=hypothesis,
         label=label,
         operator=operator,
-        edits=word_diff(pair.sentence1, hypothesis),
+        edits=word_diff(sentence, hypothesis),
     )
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from perf.simulated_server import SimulatedServer
-from scicon.backbones import REGISTRY, BackboneParams, build_backend, load_backbone, merged_backbone_params
+from scicon.backbones import BACKENDS, BackboneParams, build_backend, load_backbone, merged_backbone_params
 from scicon.codedeps import rerun_keys
 from scicon.errors import ParamsError
 from scicon.params import result_settings
@@ -15,8 +15,8 @@ from tests.params_defaults import section
 
 def test_every_registered_backend_has_its_settings_block():
     params = section("backbone", BackboneParams)
-    assert REGISTRY.names() == ("llama_cpp", "openai", "transformers")
-    for entry in REGISTRY:
+    assert BACKENDS.names() == ("llama_cpp", "openai", "transformers")
+    for entry in BACKENDS:
         assert BackboneParams.model_fields[entry.name].annotation is entry.settings
         assert isinstance(getattr(params, entry.name), entry.settings)
 

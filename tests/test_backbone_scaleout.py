@@ -19,15 +19,18 @@ from scicon.backbones import BackboneError, BackboneParams, CachedBackbone, Call
 from scicon.backbones.base import GenerationRequest
 from scicon.backbones.endpoints import EndpointPool, Outcome
 from scicon.backbones.openai_http import OpenAICompatibleBackend
+from scicon.evolve.assembly import build_searches, validated_settings
+from scicon.evolve.context import AssemblyContext
+from scicon.evolve.metrics import evolve_metrics
 from scicon.evolve.params import EvolveParams
-from scicon.evolve.recipes import build_searches
-from scicon.evolve.runner import evolve_metrics, read_journal, run_searches
+from scicon.evolve.runner import read_journal, run_searches
 from scicon.params import Thresholds
 from scicon.prompts import CLASSIFICATION
 from scicon.records.corpus import Abstract, Role, Sentence
 from scicon.records.pairs import Pair, PairKind
 from scicon.transformations.base import MutationRequest
 from scicon.transformations.llm import LlmWordReplacement
+from tests.evolve_helpers import evolve_params
 from tests.params_defaults import section
 from tests.scripted_backend import ScriptedBackend
 
@@ -77,16 +80,25 @@ def paper_search_params(**overrides) -> EvolveParams:
         transformation="llm", similarity="llm", claim="llm", goal="llm",
         population_size=2, candidates_per_mutation=3, max_iterations=2, seed=5,
     )  # fmt: skip
-    return section("evolve", EvolveParams, **{**values, **overrides})
+    return evolve_params(**{**values, **overrides})
 
 
 def evolve(pairs, backbone, journal, workers):
     params = paper_search_params(workers=workers)
     abstracts = abstracts_of(pairs)
-    searches = build_searches(params, THRESHOLDS, backbone, list(abstracts.values()))
+    context = AssemblyContext(
+        thresholds=THRESHOLDS,
+        abstracts=list(abstracts.values()),
+        seed=params.seed,
+        min_mass=params.min_mass,
+        max_words_changed=params.max_words_changed,
+        backbone_params=section("backbone", BackboneParams),
+        load_backbone=lambda params, cache: backbone,
+        settings=validated_settings(params),
+    )
     return run_searches(
-        pairs, searches, journal=journal, config_digest="d1", recipe="test", seed=params.seed,
-        abstracts=abstracts, backbone=backbone, workers=workers,
+        pairs, build_searches(params, context), journal=journal, config_digest="d1", recipe="test",
+        seed=params.seed, abstracts=abstracts, backbones=[backbone], workers=workers,
     )  # fmt: skip
 
 
@@ -159,7 +171,7 @@ def test_two_servers_one_dying_mid_run_every_pair_finishes_and_no_call_is_lost_o
         params = backbone_params([steady.url, dying.url], max_concurrency=4, max_retries=4)
         with load_backbone(params, cache_path) as backbone:
             result = evolve(pairs, backbone, tmp_path / "trace.jsonl", workers=4)
-            metrics = evolve_metrics(result.traces, THRESHOLDS, 1.0, backbone)["backbone"]
+            metrics = evolve_metrics(result.traces, THRESHOLDS, 1.0, [backbone])["backbone"]
         served = {"steady": steady.snapshot(), "dying": dying.snapshot()}
 
     assert dying.failed and served["dying"]["answered"] == 25

@@ -1,4 +1,7 @@
-"""Benchmark loaders on small fixtures in the real formats, skipping, and the hard variant."""
+"""Benchmark loaders on small fixtures in the real formats, skipping, and the hard variant.
+
+NLI4CT has its own file (tests/test_nli4ct.py).
+"""
 
 from __future__ import annotations
 
@@ -7,16 +10,28 @@ import shutil
 import pytest
 
 from scicon.errors import InputFormatError, ParamsError
-from scicon.evaluate import Benchmark, Skipped, load_benchmarks
-from scicon.evaluate.benchmarks import harden
+from scicon.evaluate.benchmarks import Benchmark, Skipped, load_benchmarks
+from scicon.evaluate.loaders import LOADERS
+from scicon.evaluate.loaders.hard import harden
 from scicon.evaluate.params import BenchmarkSpec
 from scicon.io import write_jsonl
 from scicon.negation import remove_negation
 from scicon.records.dataset import Example
 
+# every option of every loader is stated, as in params.yaml (the only place defaults live)
+MEDNLI = {"specialty": None, "keywords": None}
+HEALTHVER = {"contradiction": ["Refutes"]}
+HARD = {"negation_words": None}
+
 
 def spec(kind, path=None, **options) -> BenchmarkSpec:
     return BenchmarkSpec(kind=kind, path=None if path is None else str(path), options=options)
+
+
+def test_every_loader_is_registered_with_its_options():
+    assert LOADERS.names() == ("csv", "hard", "healthver", "jsonl", "mancon", "mednli", "nli4ct", "scicon")
+    assert LOADERS["hard"].extra["derived"] and LOADERS["nli4ct"].extra["reads_folders"]
+    assert LOADERS["mancon"].settings is None and LOADERS["csv"].settings.model_fields["delimiter"]
 
 
 @pytest.fixture
@@ -25,32 +40,37 @@ def bench(fixtures):
 
 
 def test_healthver_refutes_is_contradiction(bench):
-    result = load_benchmarks({"healthver": spec("healthver", bench / "healthver_dev.csv")})["healthver"]
+    result = load_benchmarks({"healthver": spec("healthver", bench / "healthver_dev.csv", **HEALTHVER)})[
+        "healthver"
+    ]
     assert isinstance(result, Benchmark)
     assert result.labels == [1, 0, 0, 1]
     first = result.pairs[0]
     assert first.sentence1.startswith("Vitamin X supplementation")  # evidence first, claim second
     assert first.sentence2 == "Vitamin X increases viral load"
     assert '"the authors"' in result.pairs[1].sentence1  # quoted CSV field kept intact
-    assert result.pairs[3].origin.endswith("healthver_dev.csv:5")
+    # keys name the file, not its path (which differs between machines), and the line
+    assert result.pairs[3].key == "healthver_dev.csv:5"
+    assert first.group == first.sentence2  # grouped by claim
 
 
 def test_mednli_merges_entailment_and_neutral_and_selects_specialties(bench):
     path = bench / "mli_test_v1.jsonl"
     loaded = load_benchmarks(
         {
-            "mednli": spec("mednli", path),
-            "cardiology": spec("mednli", path, specialty="cardiology"),
-            "obstetrics": spec("mednli", path, specialty="obstetrics"),
-            "surgery": spec("mednli", path, specialty="surgery"),
-            "endocrinology": spec("mednli", path, specialty="endocrinology"),
-            "custom": spec("mednli", path, keywords=["warfarin", "appendectomy"]),
+            "mednli": spec("mednli", path, **MEDNLI),
+            "cardiology": spec("mednli", path, **MEDNLI | {"specialty": "cardiology"}),
+            "obstetrics": spec("mednli", path, **MEDNLI | {"specialty": "obstetrics"}),
+            "surgery": spec("mednli", path, **MEDNLI | {"specialty": "surgery"}),
+            "endocrinology": spec("mednli", path, **MEDNLI | {"specialty": "endocrinology"}),
+            "custom": spec("mednli", path, **MEDNLI | {"keywords": ["warfarin", "appendectomy"]}),
         }
     )
     assert loaded["mednli"].labels == [0, 1, 1, 0, 0, 0, 1]
-    assert [p.origin.rsplit(":", 1)[1] for p in loaded["cardiology"].pairs] == ["1", "2"]
+    assert [p.key for p in loaded["cardiology"].pairs] == ["mli_test_v1.jsonl:1", "mli_test_v1.jsonl:2"]
+    assert loaded["mednli"].pairs[0].group == loaded["mednli"].pairs[0].sentence1  # grouped by premise
     assert loaded["obstetrics"].labels == [1, 0]
-    assert [p.origin.rsplit(":", 1)[1] for p in loaded["surgery"].pairs] == ["7", "8"]
+    assert [p.key.rsplit(":", 1)[1] for p in loaded["surgery"].pairs] == ["7", "8"]
     # only entailments: ROC-AUC is undefined, so the subset is skipped, not scored
     assert isinstance(loaded["endocrinology"], Skipped)
     assert "needs both classes" in loaded["endocrinology"].reason
@@ -61,6 +81,17 @@ def test_mancon_pairs_claims_of_the_same_question(bench):
     result = load_benchmarks({"cardio": spec("mancon", bench / "ManConCorpus.xml")})["cardio"]
     # question 1: YS, NO, YS -> 3 pairs (2 contradictions); question 2: YS, NO -> 1 contradiction
     assert sorted(result.labels) == [0, 1, 1, 1]
+    # one key per pair of claims, however many pairs a claim is in
+    assert sorted(p.key for p in result.pairs) == [
+        "ManConCorpus.xml:CLAIM#1+CLAIM#2",
+        "ManConCorpus.xml:CLAIM#1+CLAIM#3",
+        "ManConCorpus.xml:CLAIM#2+CLAIM#3",
+        "ManConCorpus.xml:CLAIM#4+CLAIM#5",
+    ]
+    assert {p.group for p in result.pairs} == {
+        "Does drug A reduce mortality in heart failure?",
+        "Is exercise training safe after myocardial infarction?",
+    }
     texts = {(p.sentence1, p.sentence2): p.label for p in result.pairs}
     assert (
         texts[
@@ -86,11 +117,12 @@ def test_hard_variant_removes_negation_words(bench):
     loaded = load_benchmarks(
         {
             "cardio": spec("mancon", bench / "ManConCorpus.xml"),
-            "hard_cardio": spec("hard", base="cardio"),
+            "hard_cardio": spec("hard", base="cardio", **HARD),
         }
     )
     hard, base = loaded["hard_cardio"], loaded["cardio"]
     assert hard.labels == base.labels
+    assert [p.key for p in hard.pairs] == [p.key for p in base.pairs]  # comparable pair by pair
     joined = " ".join(p.sentence1 + " " + p.sentence2 for p in hard.pairs).lower().split()
     assert "not" not in joined and "never" not in joined
     assert "Drug A did reduce mortality in heart failure." in {p.sentence2 for p in hard.pairs}
@@ -120,12 +152,18 @@ def test_generic_csv_and_jsonl_with_column_mapping(bench, tmp_path):
                 label="verdict",
                 contradiction=["C"],
                 delimiter=";",
+                group="premise",
             ),
-            "jsonl": spec("jsonl", jsonl, sentence1="p", sentence2="h", label="y", contradiction=["2"]),
+            "jsonl": spec(
+                "jsonl", jsonl, sentence1="p", sentence2="h", label="y", contradiction=["2"], group=None
+            ),
         }
     )
     assert loaded["csv"].labels == [1, 0, 0]
+    assert {p.group for p in loaded["csv"].pairs} == {"The drug lowered blood pressure."}
     assert loaded["jsonl"].labels == [1, 0]
+    assert [p.key for p in loaded["jsonl"].pairs] == ["pairs.jsonl:1", "pairs.jsonl:2"]
+    assert loaded["jsonl"].pairs[0].group is None
 
 
 def test_scicon_split_loader(tmp_path):
@@ -145,15 +183,17 @@ def test_scicon_split_loader(tmp_path):
             for i in range(4)
         ],
     )
-    assert load_benchmarks({"scicon_test": spec("scicon", path)})["scicon_test"].labels == [0, 1, 0, 1]
+    loaded = load_benchmarks({"scicon_test": spec("scicon", path)})["scicon_test"]
+    assert loaded.labels == [0, 1, 0, 1]
+    assert [p.key for p in loaded.pairs] == ["e0", "e1", "e2", "e3"] and loaded.pairs[0].group == "1"
 
 
 def test_absent_files_are_skipped_and_so_are_their_hard_variants(tmp_path):
     loaded = load_benchmarks(
         {
-            "mednli": spec("mednli", tmp_path / "nowhere" / "mli_test_v1.jsonl"),
-            "hard_mednli": spec("hard", base="mednli"),
-            "unset": spec("healthver"),
+            "mednli": spec("mednli", tmp_path / "nowhere" / "mli_test_v1.jsonl", **MEDNLI),
+            "hard_mednli": spec("hard", base="mednli", **HARD),
+            "unset": spec("healthver", **HEALTHVER),
         }
     )
     assert isinstance(loaded["mednli"], Skipped) and "file not found" in loaded["mednli"].reason
@@ -171,19 +211,19 @@ def test_malformed_rows_name_file_and_line(bench, tmp_path):
     with open(bad_jsonl, "a", encoding="utf-8") as handle:
         handle.write('{"sentence1": "x", "sentence2": "y", "gold_label": "maybe"}\n')
     with pytest.raises(InputFormatError, match=r"mli\.jsonl:9: gold_label 'maybe'"):
-        load_benchmarks({"m": spec("mednli", bad_jsonl)})
+        load_benchmarks({"m": spec("mednli", bad_jsonl, **MEDNLI)})
 
     truncated = tmp_path / "t.jsonl"
     truncated.write_text(
         '{"sentence1": "x", "sentence2": "y", "gold_label": "neutral"}\n{"sentence1": "x"', encoding="utf-8"
     )
     with pytest.raises(InputFormatError, match=r"t\.jsonl:2: not valid JSON"):
-        load_benchmarks({"m": spec("mednli", truncated)})
+        load_benchmarks({"m": spec("mednli", truncated, **MEDNLI)})
 
     bad_csv = tmp_path / "hv.csv"
     bad_csv.write_text("evidence,claim,label\nE one.,C one.,Refutes\nE two.,,Supports\n", encoding="utf-8")
     with pytest.raises(InputFormatError, match=r"hv\.csv:3: column 'claim' is missing or empty"):
-        load_benchmarks({"h": spec("healthver", bad_csv)})
+        load_benchmarks({"h": spec("healthver", bad_csv, **HEALTHVER)})
 
     bad_xml = tmp_path / "m.xml"
     bad_xml.write_text(
@@ -195,9 +235,22 @@ def test_malformed_rows_name_file_and_line(bench, tmp_path):
 
 
 def test_bad_benchmark_params_name_the_key(bench):
-    with pytest.raises(ParamsError, match=r"evaluate\.benchmarks\.x\.kind: unknown loader 'tsv'"):
+    with pytest.raises(ParamsError, match=r"evaluate\.benchmarks\.x\.kind: unknown benchmark loader 'tsv'"):
         load_benchmarks({"x": spec("tsv", bench / "generic.csv")})
     with pytest.raises(ParamsError, match=r"evaluate\.benchmarks\.m\.options\.specialty"):
-        load_benchmarks({"m": spec("mednli", bench / "mli_test_v1.jsonl", specialty="dermatology")})
+        load_benchmarks(
+            {"m": spec("mednli", bench / "mli_test_v1.jsonl", **MEDNLI | {"specialty": "dermatology"})}
+        )
+    with pytest.raises(ParamsError, match=r"evaluate\.benchmarks\.m\.options\.keywords: Field required"):
+        load_benchmarks({"m": spec("mednli", bench / "mli_test_v1.jsonl", specialty=None)})
+    with pytest.raises(
+        ParamsError, match=r"evaluate\.benchmarks\.c\.options: benchmark loader 'mancon' takes no settings"
+    ):
+        load_benchmarks({"c": spec("mancon", bench / "ManConCorpus.xml", strict=True)})
     with pytest.raises(ParamsError, match=r"evaluate\.benchmarks\.h\.options\.base"):
-        load_benchmarks({"h": spec("hard", base="missing")})
+        load_benchmarks({"h": spec("hard", base="missing", **HARD)})
+
+
+def test_a_folder_given_to_a_file_loader_is_named(tmp_path):
+    with pytest.raises(InputFormatError, match="is a folder; the healthver loader reads a file"):
+        load_benchmarks({"h": spec("healthver", tmp_path, **HEALTHVER)})

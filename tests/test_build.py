@@ -13,13 +13,15 @@ from scicon.dataset.build import build_dataset, deduplicate, order_swaps
 from scicon.dataset.params import BuildParams, BuildSource
 from scicon.dataset.sources import Candidate, SourcePaths
 from scicon.dataset.taxonomy import mutation_type
-from scicon.errors import InputFormatError
+from scicon.errors import InputFormatError, ParamsError
 from scicon.io import read_jsonl, write_jsonl
+from scicon.params import load_section
 from scicon.records.corpus import Role
 from scicon.records.dataset import Example
+from scicon.records.negatives import RuleNegative
 from scicon.records.pairs import Pair, PairKind
 from scicon.textdiff import word_diff
-from tests.params_defaults import section
+from tests.params_defaults import section, section_values
 from tests.source_fixtures import mutated_pairs, rule_negatives
 
 ALL_SOURCES = tuple(BuildSource)
@@ -126,17 +128,18 @@ def test_missing_and_empty_sources_are_reported_not_silently_zero(sources, tmp_p
     write_jsonl(sources.evolve, [m for m in mutated_pairs(make_pairs()) if m.target_label == "contradiction"])
     sources.negatives.unlink()
     build = assemble_scicon(sources, params())
-    assert build.metrics["sources"]["rules"] == {"status": "missing", "rows": 0}
+    assert build.metrics["sources"]["rules_self"] == {"status": "missing", "rows": 0}
+    assert build.metrics["sources"]["rules_cross"]["status"] == "missing"
     assert build.metrics["sources"]["evonli_non_contradiction"] == {"status": "empty", "rows": 0}
     assert build.metrics["sources"]["evonli"]["status"] == "ok"
-    assert build.metrics["sources_unavailable"] == 3
+    assert build.metrics["sources_unavailable"] == 5  # four rule sources and the empty evolve target
     assert "does not exist" in caplog.text and "has no rows" in caplog.text
-    assert "| rules | missing | 0 |" in build.card
+    assert "| rules_self | missing | 0 | - |" in build.card
 
 
 def test_sources_without_contradictions_stop_the_build(sources):
     with pytest.raises(InputFormatError, match="no contradictions"):
-        assemble_scicon(sources, params(sources=(BuildSource.ORIGINAL, BuildSource.RULE_CONTROLS)))
+        assemble_scicon(sources, params(sources=(BuildSource.ORIGINAL, BuildSource.RULE_CONTROLS_SELF)))
 
 
 def test_provenance_labels_and_taxonomy(sources):
@@ -149,7 +152,8 @@ def test_provenance_labels_and_taxonomy(sources):
         "evonli": {1},
         "evonli_non_contradiction": {0},
         "original": {0},
-        "rules": {0, 1},
+        "rules_self": {0, 1},
+        "rules_cross": {0, 1},
     }
     distribution = build.metrics["mutation_types"]["evonli"]
     assert sum(distribution.values()) == pytest.approx(1.0, abs=1e-3)
@@ -207,12 +211,100 @@ def test_build_params_validation_names_the_key():
     with pytest.raises(ValueError, match="sum below 1"):
         params(dev_fraction=0.5, test_fraction=0.5)
     with pytest.raises(ValueError, match="more than once"):
-        params(sources=(BuildSource.RULES, BuildSource.RULES))
+        params(sources=(BuildSource.RULES_SELF, BuildSource.RULES_SELF))
 
 
 def test_build_dataset_keeps_all_unique_candidates():
     candidates = [
         Candidate(f"id{i}", str(i % 7), f"Premise {i}.", f"Hypothesis {i}.", i % 2, "x") for i in range(40)
     ]
-    dataset = build_dataset(candidates, params())
+    split = params()
+    dataset = build_dataset(
+        candidates, dev_fraction=split.dev_fraction, test_fraction=split.test_fraction, seed=split.seed
+    )
     assert len(dataset.examples) == 40
+
+
+def test_renamed_rule_sources_say_what_they_are_called_now(tmp_path):
+    with pytest.raises(ValueError, match="'rules' is now 'rules_self'.*'rules_cross' pairs sentence1"):
+        params(sources=("original", "rules"))
+    params_file = tmp_path / "params.yaml"
+    params_file.write_text(
+        yaml.safe_dump({"build": {**section_values("build"), "sources": ["rule_controls"]}})
+    )
+    with pytest.raises(ParamsError, match="build.sources.*'rule_controls' is now 'rule_controls_self'"):
+        load_section(params_file, "build", BuildParams)
+
+
+CROSS = (BuildSource.ORIGINAL, BuildSource.RULES_CROSS, BuildSource.RULE_CONTROLS_CROSS)
+
+
+def test_cross_form_pairs_sentence1_with_the_edited_sentence2(sources):
+    pairs = {p.pair_id: p for p in read_jsonl(sources.pairs, Pair)}
+    negatives = {n.negative_id: n for n in read_jsonl(sources.negatives, RuleNegative)}
+    build = assemble_scicon(sources, params(sources=CROSS))
+    cross = [e for e in build.dataset.examples if e.generator == "rules_cross"]
+    assert {e.label for e in cross} == {0, 1}
+    for example in cross:
+        negative = negatives[example.example_id.removesuffix("-rules_cross")]
+        pair = pairs[negative.pair_id]
+        assert negative.source == "sentence2" and negative.premise == pair.sentence2
+        assert build.dataset.hypotheses[example.example_id] == negative.hypothesis
+        assert {example.sentence1, example.sentence2} == {pair.sentence1, negative.hypothesis}
+        assert example.operator == negative.operator
+        assert example.label == (0 if negative.operator == "synonym_control" else 1)
+    # every edit of a sentence2 is there once, in cross form; edits of sentence1 have none
+    made_from_sentence2 = [n for n in negatives.values() if n.source == "sentence2"]
+    assert len(cross) == len(made_from_sentence2)
+    reports = build.metrics["sources"]
+    left_out = sum(
+        reports[s]["skipped"]["made_from_sentence1"] for s in ("rules_cross", "rule_controls_cross")
+    )
+    assert left_out == len(negatives) - len(made_from_sentence2) > 0
+
+
+def test_self_and_cross_forms_are_told_apart(sources):
+    build = assemble_scicon(
+        sources, params(sources=(BuildSource.ORIGINAL, BuildSource.RULES_SELF, *CROSS[1:]))
+    )
+    by_generator = defaultdict(set)
+    for example in build.dataset.examples:
+        by_generator[example.generator].add(example.example_id.rsplit("-", 1)[1])
+    assert by_generator == {
+        "original": {"original"},
+        "rules_self": {"rules_self"},
+        "rules_cross": {"rules_cross"},
+    }
+    assert "`rules_self` rows pair a sentence with its own rule edit" in build.card
+    assert "`rules_cross` rows pair a pair's first sentence" in build.card
+
+
+def test_cross_form_leaves_out_negatives_whose_pair_is_missing_or_changed(sources, caplog):
+    pairs = list(read_jsonl(sources.pairs, Pair))
+    negatives = [n for n in read_jsonl(sources.negatives, RuleNegative) if n.source == "sentence2"]
+    changed = pairs[0].model_copy(update={"sentence2": "A rewritten conclusion of the first trial."})
+    write_jsonl(sources.pairs, [changed, *pairs[2:]])  # pairs[1] is gone
+    build = assemble_scicon(sources, params(sources=CROSS))
+    skipped = build.metrics["sources"]["rules_cross"]["skipped"]
+    contradictions = {pair.pair_id: 0 for pair in pairs[:2]}
+    for negative in negatives:
+        if negative.pair_id in contradictions and negative.label == "contradiction":
+            contradictions[negative.pair_id] += 1
+    assert skipped["pair_changed"] == contradictions[pairs[0].pair_id] > 0
+    assert skipped["pair_missing"] == contradictions[pairs[1].pair_id] > 0
+    assert "their pair is not in the pairs file" in caplog.text
+    assert "is not the sentence they were made from" in caplog.text
+    assert "pair_missing: " in build.card
+
+
+def test_rows_per_operator_count_every_row_by_generator_operator_and_split(sources):
+    build = assemble_scicon(sources, params())
+    counts = build.metrics["rows_per_operator"]
+    assert set(counts) == {e.generator for e in build.dataset.examples}
+    assert set(counts["rules_cross"]) == {"negation_insert", "synonym_control"}
+    for split, examples in build.dataset.splits.items():
+        expected = Counter((e.generator, e.operator) for e in examples)
+        for generator, operators in counts.items():
+            for operator, per_split in operators.items():
+                assert per_split[split] == expected[(generator, operator)]
+    assert "| rules_cross | negation_insert |" in build.card

@@ -5,10 +5,13 @@ from __future__ import annotations
 import pytest
 
 from scicon.backbones.cache import CallCache
-from scicon.constraints import EmbeddingSimilarity, RoleClaim
 from scicon.constraints.base import ConstraintCheck
+from scicon.constraints.claim import RoleClaim
+from scicon.constraints.similarity import EmbeddingSimilarity
 from scicon.corpus.readers import read_corpus
 from scicon.records.corpus import Abstract
+
+MINILM = "embedded:all-minilm-l6-v2"
 
 CONCLUSION = "Velanoxet reduced major bleeding compared with warfarin in adults with atrial fibrillation."
 RESULT = "Major bleeding occurred in 4% of the velanoxet group and 9% of the warfarin group (P = 0.02)."
@@ -16,7 +19,7 @@ RESULT = "Major bleeding occurred in 4% of the velanoxet group and 9% of the war
 
 @pytest.fixture(scope="module")
 def similarity():
-    return EmbeddingSimilarity("embedded:all-minilm-l6-v2", threshold=0.5)
+    return EmbeddingSimilarity("embedded:all-minilm-l6-v2", threshold=0.5, reference="sentence1")
 
 
 def test_embedding_similarity_measures_topic_not_agreement(similarity):
@@ -39,7 +42,9 @@ def test_embedding_similarity_can_compare_with_the_original_sentence(similarity)
 
 def test_embedding_similarity_encodes_each_sentence_once_and_caches_scores(tmp_path):
     cache = CallCache(tmp_path / "calls.sqlite")
-    first = EmbeddingSimilarity("embedded:all-minilm-l6-v2", threshold=0.5, cache=cache)
+    first = EmbeddingSimilarity(
+        "embedded:all-minilm-l6-v2", threshold=0.5, reference="sentence1", cache=cache
+    )
     encoded = []
     encode = first.encoder.encode
     first.encoder.encode = lambda texts, **options: encoded.append(list(texts)) or encode(texts, **options)
@@ -52,10 +57,12 @@ def test_embedding_similarity_encodes_each_sentence_once_and_caches_scores(tmp_p
     assert scores[0] == scores[2] and len(encoded) == 1 and len(encoded[0]) == 3  # RESULT once
 
     # a later run (a threshold experiment) on the same cache encodes nothing it scored before
-    again = EmbeddingSimilarity("embedded:all-minilm-l6-v2", threshold=0.7, cache=cache)
+    again = EmbeddingSimilarity(
+        "embedded:all-minilm-l6-v2", threshold=0.7, reference="sentence1", cache=cache
+    )
     again.encoder.encode = lambda texts, **options: pytest.fail(f"encoded again: {texts}")
     assert again.scores(checks) == scores
-    uncached = EmbeddingSimilarity("embedded:all-minilm-l6-v2", threshold=0.5)
+    uncached = EmbeddingSimilarity("embedded:all-minilm-l6-v2", threshold=0.5, reference="sentence1")
     assert uncached.scores(checks) == pytest.approx(scores, abs=1e-6)
 
 
@@ -64,7 +71,7 @@ def test_role_claim_keeps_claims_and_rejects_rewrites_into_methods(fixtures):
         Abstract(pmid=a.pmid, sentences=tuple(a.sentences), origin=a.origin)
         for a in read_corpus(fixtures / "rct_plain.txt")
     ] * 3
-    claim = RoleClaim(abstracts, threshold=0.9)
+    claim = RoleClaim(abstracts, threshold=0.9, max_sentences=50_000, seed=0)
     original = "Velanoxet reduced major bleeding compared with warfarin in adults with atrial fibrillation."
     kept, lost = claim.scores(
         [

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from perf.evolve_cost import apply_overrides, naive_backbone_calls
-from scicon.evolve.params import EvolveParams
+from perf.evolve_cost import naive_backbone_calls
 from scicon.records.base import TargetLabel
 from scicon.records.evolve import CandidateTrace, GenerationTrace, MemberTrace, PairTrace
 from scicon.transformations.mixed import share_out
+from tests.evolve_helpers import evolve_params
 
 
 def trace(candidates_per_member: list[list[str | None]], original_confidence: float | None = 0.1):
@@ -33,16 +33,20 @@ def test_naive_search_scores_every_proposed_candidate_with_every_backbone_score(
     # two members of five candidates; one member has two candidates without a rewrite,
     # and the same text twice (a naive search scores it twice)
     traces = [trace([["a", "b", "c", "d", "e"], ["a", "a", None, None, "f"]])]
-    paper = EvolveParams(transformation="llm", similarity="llm", claim="llm")
+    paper = evolve_params(transformation="llm", similarity="llm", claim="llm", goal="llm")
     assert naive_backbone_calls(traces, paper) == {"generate": 10, "yes_no": 1 + 3 * 8}
-    cheap_filters = EvolveParams(
-        transformation="mixed", rules_share=0.6, similarity="embedding", claim="roles"
+    cheap_filters = evolve_params(
+        transformation="mixed",
+        similarity="embedding",
+        claim="roles",
+        goal="llm",
+        settings={"transformation": {"mixed": {"parts": {"llm": 0.4, "rules": 0.6}}}},
     )
     assert naive_backbone_calls(traces, cheap_filters) == {"generate": 2 * 2, "yes_no": 1 + 8}
-    rules_only = EvolveParams(transformation="rules", similarity="off", claim="llm")
+    rules_only = evolve_params(transformation="rules", similarity="off", claim="llm", goal="llm")
     assert naive_backbone_calls(traces, rules_only) == {"generate": 0, "yes_no": 1 + 2 * 8}
-    classifier_goal = EvolveParams(
-        transformation="llm", similarity="embedding", claim="llm", goal="classifier", classifier_model="m"
+    classifier_goal = evolve_params(
+        transformation="llm", similarity="embedding", claim="llm", goal="classifier"
     )
     assert naive_backbone_calls(traces, classifier_goal) == {"generate": 10, "yes_no": 8}
     # a pair that failed before its first score (a backbone error) adds nothing
@@ -61,13 +65,3 @@ def test_naive_search_scores_every_proposed_candidate_with_every_backbone_score(
 def test_share_out_adds_up(count, shares, expected):
     assert share_out(count, shares) == expected
     assert sum(expected) == count
-
-
-def test_overrides_change_existing_keys_only():
-    params = {"sim": 0.5, "evolve": {"similarity": "embedding", "max_pairs": 6}}
-    apply_overrides(params, ["evolve.similarity=llm", "sim=0.7", "evolve.max_pairs=null"])
-    assert params == {"sim": 0.7, "evolve": {"similarity": "llm", "max_pairs": None}}
-    with pytest.raises(SystemExit, match="no key 'evolve.simlarity'"):
-        apply_overrides(params, ["evolve.simlarity=llm"])
-    with pytest.raises(SystemExit, match="expected KEY=VALUE"):
-        apply_overrides(params, ["evolve.similarity"])

@@ -6,14 +6,16 @@ import re
 
 import pytest
 
-from scicon.backbones import BackboneError, CachedBackbone
-from scicon.evolve.params import EvolveParams
-from scicon.evolve.recipes import build_searches, recipe_name
-from scicon.evolve.runner import evolve_metrics, read_journal, run_searches, success_by_generation
+from scicon.backbones.base import BackboneError
+from scicon.errors import ParamsError
+from scicon.evolve.metrics import evolve_metrics, success_by_generation
+from scicon.evolve.recipes import RECIPES, recipe_name, recipes_table
+from scicon.evolve.runner import read_journal, run_searches
 from scicon.params import Thresholds
 from scicon.records.base import TargetLabel
 from scicon.records.corpus import Abstract, Role, Sentence
 from scicon.records.pairs import Pair, PairKind
+from tests.evolve_helpers import assemble, evolve_params
 from tests.scripted_backend import ScriptedBackend
 
 THRESHOLDS = Thresholds(sim=0.5, claim=0.9, target=0.4)
@@ -64,10 +66,14 @@ def yes(prompt: str) -> float:
     return 0.95  # claim detection
 
 
+PAPER_PARTS = dict(search="evolutionary", transformation="llm", similarity="llm", claim="llm", goal="llm")
+
+
 def run(tmp_path, backend, name="trace.jsonl", workers=1, params=None):
-    params = params or EvolveParams(population_size=2, candidates_per_mutation=2, max_iterations=3, seed=3)
-    backbone = CachedBackbone(backend)
-    searches = build_searches(params, THRESHOLDS, backbone, list(ABSTRACTS.values()))
+    params = params or evolve_params(
+        population_size=2, candidates_per_mutation=2, max_iterations=3, seed=3, **PAPER_PARTS
+    )
+    searches, context = assemble(params, THRESHOLDS, backend, list(ABSTRACTS.values()))
     result = run_searches(
         PAIRS,
         searches,
@@ -76,10 +82,10 @@ def run(tmp_path, backend, name="trace.jsonl", workers=1, params=None):
         recipe=recipe_name(params),
         seed=params.seed,
         abstracts=ABSTRACTS,
-        backbone=backbone,
+        backbones=context.backbones,
         workers=workers,
     )
-    return result, backbone
+    return result, context.backbones
 
 
 def test_llm_recipe_end_to_end_with_a_scripted_backbone(tmp_path):
@@ -187,12 +193,31 @@ def test_journal_records_of_other_settings_are_not_reused(tmp_path):
 
 
 def test_recipe_names_follow_the_paper_table():
-    assert recipe_name(EvolveParams()) == "evonli"
-    assert recipe_name(EvolveParams(similarity="off")) == "no_similarity_check"
-    assert recipe_name(EvolveParams(claim="off")) == "no_claim_check"
-    assert recipe_name(EvolveParams(transformation="random")) == "random_replacement"
-    assert recipe_name(EvolveParams(search="direct_prompt")) == "direct_prompt"
-    assert recipe_name(EvolveParams(similarity="embedding", claim="roles")) == "custom"
+    assert recipe_name(evolve_params(**PAPER_PARTS)) == "evonli"
+    assert recipe_name(evolve_params(**{**PAPER_PARTS, "similarity": "off"})) == "no_similarity_check"
+    assert recipe_name(evolve_params(**{**PAPER_PARTS, "claim": "off"})) == "no_claim_check"
+    assert recipe_name(evolve_params(**{**PAPER_PARTS, "transformation": "random"})) == "random_replacement"
+    assert recipe_name(evolve_params(**{**PAPER_PARTS, "search": "direct_prompt"})) == "direct_prompt"
+    assert recipe_name(evolve_params(**{**PAPER_PARTS, "similarity": "embedding"})) == "custom"
+    assert len({recipe.name for recipe in RECIPES}) == len(RECIPES)
+    assert recipes_table().count("\n") == len(RECIPES) + 1
+
+
+def test_combinations_that_cannot_mean_what_they_say_are_rejected():
+    direct_with_rules = evolve_params(**{**PAPER_PARTS, "search": "direct_prompt", "transformation": "rules"})
+    with pytest.raises(ParamsError, match="evolve.search: 'direct_prompt' needs evolve.transformation"):
+        assemble(direct_with_rules, THRESHOLDS, ScriptedBackend())
+
+
+def test_unknown_components_and_misspelt_settings_name_the_key():
+    with pytest.raises(ParamsError, match=r"evolve.transformation: unknown transformation 'llm2'"):
+        assemble(evolve_params(transformation="llm2"), THRESHOLDS, ScriptedBackend())
+    with pytest.raises(ParamsError, match=r"evolve.settings.transformation.llm.temprature"):
+        assemble(
+            evolve_params(settings={"transformation": {"llm": {"temprature": 0.5}}}),
+            THRESHOLDS,
+            ScriptedBackend(),
+        )
 
 
 def test_rule_and_mixed_transformations_propose_deterministic_edits():
@@ -210,9 +235,18 @@ def test_rule_and_mixed_transformations_propose_deterministic_edits():
     )
     assert all(text is None or text != sentence for text in first)
 
-    params = EvolveParams(transformation="mixed", rules_share=0.5, rule_operators=("negation_insert",))
-    backbone = CachedBackbone(ScriptedBackend(generate=lambda r: "Velanoxet did nothing."))
-    search = build_searches(params, THRESHOLDS, backbone, list(ABSTRACTS.values()))[TargetLabel.CONTRADICTION]
+    params = evolve_params(
+        **{**PAPER_PARTS, "transformation": "mixed"},
+        settings={
+            "transformation": {
+                "mixed": {"parts": {"llm": 0.5, "rules": 0.5}},
+                "rules": {"operators": ["negation_insert"]},
+            }
+        },
+    )
+    backend = ScriptedBackend(generate=lambda r: "Velanoxet did nothing.")
+    searches, _ = assemble(params, THRESHOLDS, backend, list(ABSTRACTS.values()))
+    search = searches[TargetLabel.CONTRADICTION]
     proposals = search.transformation.propose([request])[0]
     assert len(proposals) == 4
     assert proposals[:2] == ["Velanoxet did nothing.", "Velanoxet did nothing."]

@@ -45,9 +45,8 @@ PAIRS = [
 
 def test_evolve_stage_runs_on_the_embedded_model(tmp_path, cache_dir):
     params = yaml.safe_load((REPO / "params.yaml").read_text())
-    params["evolve"].update(
-        population_size=2, candidates_per_mutation=2, max_iterations=2, max_new_tokens=40, claim="roles"
-    )
+    params["evolve"].update(population_size=2, candidates_per_mutation=2, max_iterations=2, claim="roles")
+    params["evolve"]["settings"]["transformation"]["llm"]["max_new_tokens"] = 40
     (tmp_path / "params.yaml").write_text(yaml.safe_dump(params))
     write_jsonl(tmp_path / "pairs.jsonl", PAIRS)
     write_jsonl(tmp_path / "abstracts.jsonl", [ABSTRACT])

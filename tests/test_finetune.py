@@ -12,42 +12,19 @@ import numpy as np
 import pytest
 from sklearn.metrics import roc_auc_score
 
+from scicon.classifier import ContradictionClassifier
 from scicon.records.dataset import Example
-from scicon.train import finetune, load_classifier, predict_contradiction
+from scicon.train import finetune
 from scicon.train.lora import choose_optimizer, choose_precision
 from scicon.train.params import FinetuneParams
 from tests.params_defaults import section
-
-WORDS = (
-    "drug lowered raised pressure pain in adults children did not reduce improved worsened mortality".split()
-)
+from tests.tiny_models import save_tiny_bert
 
 
 @pytest.fixture(scope="module")
 def tiny_model(tmp_path_factory):
     """A 2-layer BERT with random weights and a word-level vocabulary, saved like a hub model."""
-    from transformers import BertConfig, BertForSequenceClassification, BertTokenizerFast
-
-    folder = tmp_path_factory.mktemp("tiny-bert")
-    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", ".", *WORDS]
-    (folder / "vocab.txt").write_text("\n".join(vocab) + "\n", encoding="utf-8")
-    tokenizer = BertTokenizerFast(vocab_file=str(folder / "vocab.txt"), do_lower_case=True)
-    config = BertConfig(
-        vocab_size=len(vocab),
-        hidden_size=32,
-        num_hidden_layers=2,
-        num_attention_heads=2,
-        intermediate_size=64,
-        max_position_embeddings=64,
-        hidden_dropout_prob=0.0,
-        attention_probs_dropout_prob=0.0,
-    )
-    import torch
-
-    torch.manual_seed(0)
-    BertForSequenceClassification(config).save_pretrained(folder)
-    tokenizer.save_pretrained(folder)
-    return folder
+    return save_tiny_bert(tmp_path_factory.mktemp("tiny-bert"))
 
 
 def examples(split: str = "train") -> list[Example]:
@@ -115,14 +92,16 @@ def test_lora_finetuning_overfits_a_tiny_fixture_and_round_trips(tiny_model, tmp
     assert result.metrics["trainable_parameters"] < result.metrics["total_parameters"]
 
     saved = {path.name for path in output.iterdir()}
-    assert {"adapter_config.json", "adapter_model.safetensors", "scicon_classifier.json"} <= saved
+    assert {"adapter_config.json", "adapter_model.safetensors", "scicon_classifier.json", "base"} <= saved
     adapter_config = json.loads((output / "adapter_config.json").read_text())
-    assert adapter_config["base_model_name_or_path"] == str(tiny_model)
+    # the base travels inside the folder, with the labels in its config (tests/test_classifier.py)
+    assert adapter_config["base_model_name_or_path"] == str(output / "base")
+    assert json.loads((output / "base" / "config.json").read_text())["id2label"]["1"] == "contradiction"
     # the same training writes the same bytes whatever the process's hash seed
     assert adapter_config["target_modules"] == sorted(adapter_config["target_modules"])
 
-    model, tokenizer, max_length = load_classifier(output)
-    scores = predict_contradiction(model, tokenizer, [(e.sentence1, e.sentence2) for e in train], max_length)
+    scorer = ContradictionClassifier(output)
+    scores = scorer.contradiction_probabilities([(e.sentence1, e.sentence2) for e in train])
     assert roc_auc_score([e.label for e in train], scores) == pytest.approx(
         result.metrics["train_roc_auc"], abs=1e-3
     )
@@ -143,18 +122,22 @@ def test_the_saved_adapter_does_not_depend_on_the_hash_seed(tiny_model, tmp_path
         "import sys\nfrom pathlib import Path\n"
         "from tests.test_finetune import examples, tiny_params\nfrom scicon.train import finetune\n"
         "params = tiny_params(Path(sys.argv[1]), max_steps=2, eval_steps=2)\n"
-        "finetune(examples(), examples('dev'), params, Path(sys.argv[2]))\n"
+        "finetune(examples(), examples('dev'), params, Path('models/classifier'))\n"
     )
+    repository = str(Path(__file__).resolve().parent.parent)
     for hash_seed in ("1", "2"):
+        # each run in its own checkout-like folder, with the relative output path DVC passes
+        (tmp_path / hash_seed).mkdir()
         subprocess.run(
-            [sys.executable, "-c", script, str(tiny_model), str(tmp_path / hash_seed)],
-            env={**os.environ, "PYTHONHASHSEED": hash_seed},
-            cwd=Path(__file__).resolve().parent.parent,
+            [sys.executable, "-c", script, str(tiny_model)],
+            env={**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": repository},
+            cwd=tmp_path / hash_seed,
             check=True,
             capture_output=True,
         )
-    for saved in ("adapter_config.json", "adapter_model.safetensors"):
-        assert (tmp_path / "1" / saved).read_bytes() == (tmp_path / "2" / saved).read_bytes(), saved
+    for saved in ("adapter_config.json", "adapter_model.safetensors", "base/model.safetensors"):
+        first, second = (tmp_path / seed / "models" / "classifier" / saved for seed in ("1", "2"))
+        assert first.read_bytes() == second.read_bytes(), saved
 
 
 @pytest.mark.slow

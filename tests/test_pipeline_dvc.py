@@ -8,7 +8,7 @@ import sys
 import pytest
 import yaml
 
-from tests.dvc_project import dvc, run
+from tests.dvc_project import FAST_PIPELINE_PARAMS, commit_all, dvc, run, update_params
 
 pytestmark = pytest.mark.slow
 
@@ -81,19 +81,17 @@ def test_repro_builds_finetunes_and_evaluates_with_fixture_sources(project):
     assert finetune["steps"] == 3
     evaluate = json.loads((copy / "metrics/evaluate.json").read_text())
     assert evaluate["demo_biomed_nli"]["status"] == "evaluated"
-    assert (
-        0
-        <= evaluate["demo_biomed_nli"]["roc_auc_ci_low"]
-        <= evaluate["demo_biomed_nli"]["roc_auc_ci_high"]
-        <= 1
-    )
+    demo_scicon = evaluate["demo_biomed_nli"]["models"]["scicon"]
+    assert 0 <= demo_scicon["roc_auc_ci_low"] <= demo_scicon["roc_auc_ci_high"] <= 1
+    assert evaluate["demo_biomed_nli"]["best_baseline"] in evaluate["demo_biomed_nli"]["baselines"]
     assert evaluate["scicon_test"]["status"] == "evaluated"
-    for skipped in ("healthver_dev", "mednli", "mednli_surgery", "cardio", "hard_cardio"):
-        assert evaluate[skipped]["status"] == "skipped" and "roc_auc" not in evaluate[skipped]
-    assert (copy / "plots/roc/demo_biomed_nli.finetuned.csv").exists()
+    for skipped in ("healthver_dev", "nli4ct_dev", "mednli", "mednli_surgery", "cardio", "hard_cardio"):
+        assert evaluate[skipped]["status"] == "skipped" and "models" not in evaluate[skipped]
+    assert (copy / "plots/roc/demo_biomed_nli.scicon.csv").exists()
+    assert (copy / "plots/scores/demo_biomed_nli.csv").read_text().startswith("key,label,scicon,zero_shot,")
 
     shown = dvc(copy, env, "metrics", "show")
-    assert "demo_biomed_nli.roc_auc" in shown.stdout
+    assert "demo_biomed_nli.models.scicon.roc_auc" in shown.stdout
     again = dvc(copy, env, "repro", "--downstream", "build")
     assert "Data and pipelines are up to date" in again.stdout
 
@@ -106,3 +104,28 @@ def test_repro_builds_finetunes_and_evaluates_with_fixture_sources(project):
     assert (copy / "data/scicon/README.md").read_text() != card
     for stage in ("finetune", "evaluate"):
         assert f"Stage '{stage}' didn't change, skipping" in card_only.stdout
+
+
+def test_a_code_change_recomputes_evolve_and_an_operational_key_reruns_nothing(project):
+    copy, env = project
+    update_params(copy, {"evolve": FAST_PIPELINE_PARAMS["evolve"]})
+    commit_all(copy, env, "fast evolve")
+    dvc(copy, env, "repro", "evolve")
+    first = json.loads((copy / "metrics/evolve.json").read_text())
+    assert first["pairs_tried"] == 3 and first["resumed_pairs"] == 0
+
+    # workers change how fast a run goes, not what it finds: nothing reruns
+    unchanged = dvc(copy, env, "exp", "run", "evolve", "-S", "evolve.workers=2")
+    assert "Stage 'evolve' didn't change, skipping" in unchanged.stdout
+
+    # the same code, forced: every pair comes from the journal
+    dvc(copy, env, "repro", "--force", "--single-item", "evolve")
+    assert json.loads((copy / "metrics/evolve.json").read_text())["resumed_pairs"] == 3
+
+    # a code change on the search path: DVC reruns the stage and the stage searches again
+    search = copy / "scicon/search/evolutionary.py"
+    search.write_text(search.read_text() + "\n# a bug fix would go here\n")
+    rerun = dvc(copy, env, "repro", "evolve")
+    assert "Running stage 'evolve'" in rerun.stdout
+    after = json.loads((copy / "metrics/evolve.json").read_text())
+    assert after["resumed_pairs"] == 0 and after["pairs_tried"] == 3

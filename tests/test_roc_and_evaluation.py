@@ -1,4 +1,5 @@
-"""ROC-AUC and bootstrap on known inputs, the zero-shot scorer protocol, and the evaluation record."""
+"""ROC-AUC and bootstrap on known inputs, the zero-shot scorer, and the evaluation: models beside
+baselines, paired tests between several classifiers, verdicts, per-example score tables."""
 
 from __future__ import annotations
 
@@ -7,12 +8,15 @@ import pytest
 from scipy import stats
 from sklearn.metrics import roc_auc_score
 
-from scicon.evaluate import Benchmark, BenchmarkPair, Skipped, evaluate_benchmarks
+from scicon.backbones.base import YesNo
+from scicon.errors import ParamsError
+from scicon.evaluate.benchmarks import Benchmark, BenchmarkPair, Skipped
 from scicon.evaluate.ngrams import ngram_set, overlap
 from scicon.evaluate.params import EvaluateParams
 from scicon.evaluate.roc import auc_with_interval, paired_auc_test, rank_auc, roc_points, stratified_resamples
+from scicon.evaluate.run import ZERO_SHOT, ModelScorer, build_baselines, evaluate_benchmarks
 from scicon.evaluate.zero_shot import zero_shot_scores
-from scicon.goal import LlmContradictionScorer
+from scicon.goal.llm import LlmContradictionScorer
 from tests.params_defaults import section
 
 
@@ -94,9 +98,9 @@ class KeywordScorer:
     def __init__(self):
         self.prompts = []
 
-    def yes_probability(self, prompts):
+    def yes_no(self, prompts):
         self.prompts.extend(prompts)
-        return [0.9 if " not " in prompt.split("sentence2: ")[1] else 0.2 for prompt in prompts]
+        return [YesNo(0.9 if " not " in p.split("sentence2: ")[1] else 0.2, mass=1.0) for p in prompts]
 
 
 def test_zero_shot_uses_the_paper_prompt_and_keeps_order():
@@ -125,7 +129,7 @@ def test_ngram_overlap():
 
 def evaluate_params(**overrides) -> EvaluateParams:
     values = {
-        "benchmarks": {"unused": {"kind": "jsonl", "path": "x"}},
+        "benchmarks": {"unused": {"kind": "jsonl", "path": "x", "options": {}}},
         "batch_size": 8,
         "bootstrap_resamples": 200,
         "confidence_level": 0.95,
@@ -136,28 +140,56 @@ def evaluate_params(**overrides) -> EvaluateParams:
 
 
 def demo_benchmark(n=40) -> Benchmark:
+    """Every third pair's hypothesis is negated, and exactly those are contradictions."""
     pairs = []
     for i in range(n):
         negated = i % 3 == 0
         second = f"Drug {i} does not lower pressure." if negated else f"Drug {i} lowers pressure."
-        pairs.append(BenchmarkPair(f"Drug {i} lowers pressure.", second, int(negated), f"f:{i}"))
+        pairs.append(
+            BenchmarkPair(f"Drug {i} lowers pressure.", second, int(negated), f"f:{i}", f"g{i // 2}")
+        )
     return Benchmark("demo", "jsonl", "f", pairs)
 
 
-def test_evaluation_reports_scores_intervals_test_and_skips():
+def negation_model(name: str, hit: float = 0.8, miss: float = 0.3) -> ModelScorer:
+    return ModelScorer(name, lambda pairs: [hit if "not" in b else miss for _, b in pairs])
+
+
+def cueless_benchmark(n=120) -> Benchmark:
+    """Labels no trivial baseline can see: every pair looks alike."""
+    pairs = [BenchmarkPair(f"Premise {i}.", f"Claim {i}.", int(i % 3 == 0), f"f:{i}") for i in range(n)]
+    return Benchmark("cueless", "jsonl", "f", pairs)
+
+
+def noisy_model(name: str, seed: int, separation: float, benchmark: Benchmark) -> ModelScorer:
+    """A model that knows the label, blurred by seeded noise: its AUC falls as the noise grows."""
+    truth = {(p.sentence1, p.sentence2): p.label for p in benchmark.pairs}
+
+    def score(pairs):
+        rng = np.random.default_rng(seed)
+        return [separation * truth[pair] + rng.normal() for pair in pairs]
+
+    return ModelScorer(name, score)
+
+
+def zero_shot_model(scorer) -> ModelScorer:
+    teacher = LlmContradictionScorer(scorer)
+    return ModelScorer(ZERO_SHOT, lambda pairs: zero_shot_scores(teacher, pairs, batch_size=8))
+
+
+CHEAP_BASELINES = {"negation_cue": {}, "overlap": {}}
+
+
+def test_evaluation_reports_models_baselines_paired_tests_and_skips():
     benchmarks = {
         "demo": demo_benchmark(),
         "mednli": Skipped("mednli", "mednli", "data/mli.jsonl", "file not found: data/mli.jsonl"),
     }
-
-    def finetuned(pairs):
-        return [0.8 if "not" in b else 0.3 for _, b in pairs]
-
     evaluation = evaluate_benchmarks(
         benchmarks,
         evaluate_params(),
-        finetuned,
-        LlmContradictionScorer(KeywordScorer()),
+        [negation_model("scicon"), zero_shot_model(KeywordScorer())],
+        build_baselines(CHEAP_BASELINES, seed=0),
         ["Drug 1 lowers pressure in adults."],
     )
     metrics = evaluation.metrics
@@ -168,44 +200,138 @@ def test_evaluation_reports_scores_intervals_test_and_skips():
     }
     demo = metrics["demo"]
     assert demo["status"] == "evaluated" and demo["examples"] == 40 and demo["contradictions"] == 14
-    assert demo["roc_auc"] == 1.0 and demo["zero_shot_roc_auc"] == 1.0
-    assert demo["roc_auc_ci_low"] <= demo["roc_auc"] <= demo["roc_auc_ci_high"]
-    assert demo["p_value"] == 1.0 and demo["roc_auc_difference"] == 0.0
+    scicon = demo["models"]["scicon"]
+    assert scicon["roc_auc"] == 1.0 and demo["models"]["zero_shot"]["roc_auc"] == 1.0
+    assert scicon["roc_auc_ci_low"] <= scicon["roc_auc"] <= scicon["roc_auc_ci_high"]
+    assert 0 < scicon["brier"] < 0.25 and 0 <= scicon["ece"] <= 1
+    # the negation cue separates this benchmark perfectly too; word overlap is reported both ways
+    assert set(demo["baselines"]) == {"negation_cue", "overlap", "overlap_negated"}
+    assert demo["baselines"]["overlap"]["roc_auc"] == pytest.approx(
+        1 - demo["baselines"]["overlap_negated"]["roc_auc"], abs=1e-3
+    )
+    assert demo["best_baseline"] == "negation_cue" and demo["best_baseline_roc_auc"] == 1.0
+    assert set(demo["paired"]) == {
+        "scicon_vs_zero_shot",
+        "scicon_vs_best_baseline",
+        "zero_shot_vs_best_baseline",
+    }
+    assert demo["paired"]["scicon_vs_zero_shot"]["p_value"] == 1.0
+    # a tie with a trivial baseline is not a win
+    assert demo["baseline_beats_scicon"] is True and demo["baseline_beats_zero_shot"] is True
+    assert demo["verdict"].startswith(
+        "trivial baseline negation_cue (1.000) scores at least as high as scicon"
+    )
+    assert metrics["baseline_wins"] == {"scicon": 1, "zero_shot": 1}
     assert 0 < demo["ngram3_overlap"] < 1 and demo["ngram5_overlap"] >= 0
     assert metrics["benchmarks_evaluated"] == 1 and metrics["benchmarks_skipped"] == 1
-    assert set(evaluation.curves) == {"demo.finetuned", "demo.zero_shot"}
-    # flat: one level per benchmark, scalar values only
-    assert all(
-        not isinstance(v, dict)
-        for entry in metrics.values()
-        if isinstance(entry, dict)
-        for v in entry.values()
-    )
+    assert set(evaluation.curves) == {"demo.scicon", "demo.zero_shot", "demo.best_baseline"}
 
 
-def test_without_zero_shot_only_the_finetuned_model_is_reported():
+def test_several_classifiers_are_compared_pair_by_pair_on_the_same_examples():
+    benchmark = cueless_benchmark()
+    models = [
+        noisy_model("strong", 1, 3.0, benchmark),
+        noisy_model("weak", 2, 0.5, benchmark),
+        noisy_model("chance", 3, 0.0, benchmark),
+    ]
     evaluation = evaluate_benchmarks(
-        {"demo": demo_benchmark()}, evaluate_params(), lambda pairs: [0.5] * len(pairs), None, []
+        {"demo": benchmark}, evaluate_params(), models, build_baselines({"overlap": {}}, seed=0), []
     )
-    assert "zero_shot_roc_auc" not in evaluation.metrics["demo"]
-    assert evaluation.metrics["demo"]["roc_auc"] == 0.5
-    assert evaluation.metrics["significance_test"] == "none"
+    demo = evaluation.metrics["demo"]
+    assert list(demo["paired"]) == [
+        "strong_vs_weak",
+        "strong_vs_chance",
+        "weak_vs_chance",
+        "strong_vs_best_baseline",
+        "weak_vs_best_baseline",
+        "chance_vs_best_baseline",
+    ]
+    table = evaluation.scores["demo"]
+    assert table.keys == [p.key for p in benchmark.pairs] and table.labels == benchmark.labels
+    # each test is the paired bootstrap on the very scores in the table
+    direct = paired_auc_test(
+        table.labels, table.columns["strong"], table.columns["weak"], resamples=200, confidence=0.95, seed=0
+    )
+    strong_vs_weak = demo["paired"]["strong_vs_weak"]
+    assert strong_vs_weak["roc_auc_difference"] == round(direct.difference, 4) > 0
+    assert strong_vs_weak["p_value"] == round(direct.p_value, 4) < 0.05
+    assert all(t["p_value_holm"] >= t["p_value"] for t in demo["paired"].values())
+    assert demo["models"]["strong"]["roc_auc"] > demo["models"]["weak"]["roc_auc"]
+    assert demo["best_baseline_roc_auc"] == 0.5 and demo["baseline_beats_strong"] is False
+    assert demo["verdict"].startswith("strong (0.9")
+    assert "above overlap (0.500), significantly (p=" in demo["verdict"]
 
 
-def test_max_examples_samples_the_same_pairs_for_every_model():
+def test_the_score_table_has_one_column_per_scorer():
+    evaluation = evaluate_benchmarks(
+        {"demo": demo_benchmark(6)},
+        evaluate_params(),
+        [negation_model("scicon")],
+        build_baselines(CHEAP_BASELINES, seed=0),
+        [],
+    )
+    rows = evaluation.scores["demo"].rows()
+    assert list(rows[0]) == ["key", "label", "scicon", "negation_cue", "overlap", "overlap_negated"]
+    assert rows[0] == {
+        "key": "f:0",
+        "label": 1,
+        "scicon": 0.8,
+        "negation_cue": 1.0,
+        "overlap": 0.5,  # {drug, 0, lowers, pressure} vs {drug, 0, does, lower, pressure}
+        "overlap_negated": -0.5,
+    }
+
+
+def test_a_baseline_that_cannot_score_is_reported_not_zeroed():
+    one_group = Benchmark(
+        "one", "jsonl", "f", [BenchmarkPair("a", f"b {i}", i % 2, str(i), group="all") for i in range(6)]
+    )
+    evaluation = evaluate_benchmarks(
+        {"one": one_group},
+        evaluate_params(),
+        [negation_model("scicon")],
+        build_baselines({"hypothesis_only": {"folds": 3}}, seed=0),
+        [],
+    )
+    entry = evaluation.metrics["one"]
+    assert entry["baselines"]["hypothesis_only"]["status"] == "unavailable"
+    assert "best_baseline" not in entry and "verdict" not in entry and list(entry["paired"]) == []
+
+
+def test_model_and_baseline_names_must_not_collide():
+    with pytest.raises(ParamsError, match=r"evaluate\.classifiers\.overlap_negated: the name is taken"):
+        evaluate_benchmarks(
+            {},
+            evaluate_params(),
+            [negation_model("overlap_negated")],
+            build_baselines({"overlap": {}}, 0),
+            [],
+        )
+
+
+def test_without_models_only_baselines_are_reported():
+    evaluation = evaluate_benchmarks(
+        {"demo": demo_benchmark()}, evaluate_params(), [], build_baselines(CHEAP_BASELINES, seed=0), []
+    )
+    assert evaluation.metrics["demo"]["models"] == {}
+    assert evaluation.metrics["demo"]["verdict"] == "no model evaluated; best baseline negation_cue"
+
+
+def test_max_examples_samples_the_same_pairs_for_every_scorer():
     seen = []
 
-    def finetuned(pairs):
+    def score(pairs):
         seen.append(list(pairs))
         return [float("not" in b) for _, b in pairs]
 
     scorer = KeywordScorer()
-    evaluate_benchmarks(
+    evaluation = evaluate_benchmarks(
         {"demo": demo_benchmark(90)},
         evaluate_params(max_examples=30),
-        finetuned,
-        LlmContradictionScorer(scorer),
+        [ModelScorer("scicon", score), zero_shot_model(scorer)],
+        build_baselines(CHEAP_BASELINES, seed=0),
         [],
     )
     assert len(seen[0]) == 30 and len(scorer.prompts) == 30
     assert all(f"sentence2: {b}" in prompt for (_, b), prompt in zip(seen[0], scorer.prompts, strict=True))
+    assert len(evaluation.scores["demo"].keys) == 30

@@ -6,15 +6,16 @@ from __future__ import annotations
 import pytest
 
 from scicon.records.base import TargetLabel
-from scicon.rules.analysis import analyse
 from scicon.rules.context import abstract_context
-from scicon.rules.registry import OPERATORS
+from scicon.rules.operator_sets import CONTROL_OPERATORS, rule_operator
+from scicon.rules.operators import OPERATORS
+from scicon.rules.tagging import analyse
 from tests.rules_fixtures import TRIAL
 
 
 def texts(operator: str, sentence: str, with_context: bool = True) -> list[str]:
     context = abstract_context(TRIAL) if with_context else None
-    return [p.text for p in OPERATORS[operator].propose(analyse(sentence), context)]
+    return [p.text for p in rule_operator(operator).propose(analyse(sentence), context)]
 
 
 CASES = [
@@ -307,13 +308,16 @@ def test_swaps_need_the_abstract():
 
 
 def test_outputs_carry_operator_and_named_rule():
-    proposals = OPERATORS["polarity_lexicon"].propose(analyse("Mortality was lower with velanoxet."), None)
+    proposals = rule_operator("polarity_lexicon").propose(
+        analyse("Mortality was lower with velanoxet."), None
+    )
     assert [(p.operator, p.rule) for p in proposals] == [("polarity_lexicon", "high_low")]
 
 
 def test_only_the_controls_preserve_the_label():
-    preserving = {name for name, op in OPERATORS.items() if op.label is TargetLabel.NON_CONTRADICTION}
-    assert preserving == {"synonym_control"}
+    labels = {name: rule_operator(name).label for name in OPERATORS.names()}
+    preserving = {name for name, label in labels.items() if label is TargetLabel.NON_CONTRADICTION}
+    assert preserving == {"synonym_control"} == set(CONTROL_OPERATORS)
 
 
 def test_the_abstract_context_finds_arms_numbers_and_abbreviations():

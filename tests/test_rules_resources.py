@@ -118,8 +118,8 @@ def test_an_installed_tagger_model_replaces_the_lexicon_tagger(monkeypatch):
     import spacy
     from spacy.language import Language
 
-    from scicon.rules import analysis, resources
-    from scicon.rules.negation import insert_negation
+    from scicon.rules import resources, tagging
+    from scicon.rules.operators.negation import insert_negation
 
     # "Treatment" tagged as a verb: only the model could say that
     model_tags = {"Treatment": ("VBZ", "VERB"), "Pain": ("NN", "NOUN"), "scores": ("NNS", "NOUN")}
@@ -135,9 +135,9 @@ def test_an_installed_tagger_model_replaces_the_lexicon_tagger(monkeypatch):
     nlp = spacy.blank("en")
     nlp.add_pipe("test_tags")
     monkeypatch.setattr(resources, "sentence_pipeline", lambda: nlp)
-    analysis.analyse.cache_clear()
+    tagging.analyse.cache_clear()
     try:
-        result = analysis.analyse("Pain scores Treatment.")
+        result = tagging.analyse("Pain scores Treatment.")
         assert result.tagger.startswith("model:")
         assert [(t.tag, t.lemma) for t in result.tokens] == [
             ("NN", "pain"),
@@ -147,4 +147,4 @@ def test_an_installed_tagger_model_replaces_the_lexicon_tagger(monkeypatch):
         ]
         assert insert_negation(result, None) == [("do_support", "Pain scores does not treatment.")]
     finally:
-        analysis.analyse.cache_clear()
+        tagging.analyse.cache_clear()

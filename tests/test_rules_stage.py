@@ -7,6 +7,9 @@ import json
 import pytest
 import yaml
 
+from scicon.dataset import assemble_scicon
+from scicon.dataset.params import BuildParams
+from scicon.dataset.sources import SourcePaths
 from scicon.errors import ParamsError
 from scicon.io import read_jsonl, write_jsonl
 from scicon.pairing import build_pairs, make_cheap_selector
@@ -171,3 +174,36 @@ def test_bad_params_are_rejected_with_the_key():
         section("negatives", NegativesParams, **{**PARAMS, "max_per_pair": 0})
     with pytest.raises(ValueError, match="sentences"):
         section("negatives", NegativesParams, **{**PARAMS, "sentences": ["sentence3"]})
+
+
+def test_modified_eda_edits_pair_with_p1_in_cross_form(tmp_path):
+    """The paper's Modified EDA row pairs each edit of P2 with P1: the build's cross form of the
+    same negatives file (source sentence2 only; sentence1 edits have no cross form)."""
+    eda = {**PARAMS, "generator": "modified_eda", "control_ratio": 0}
+    negatives, _, _ = run_stage(tmp_path, eda)
+    write_jsonl(tmp_path / "pairs.jsonl", PAIRS)
+    paths = SourcePaths(
+        tmp_path / "pairs.jsonl", tmp_path / "absent.jsonl", tmp_path / "out" / "negatives.jsonl"
+    )
+    build_params = section(
+        "build",
+        BuildParams,
+        sources=["original", "rules_cross"],
+        dev_fraction=0.0,
+        test_fraction=0.0,
+        hypothesis_only_baseline=False,
+    )
+    build = assemble_scicon(paths, build_params)
+    by_pair = {p.pair_id: p for p in PAIRS}
+    edits_of_p2 = {n.negative_id: n for n in negatives if n.source == "sentence2"}
+    cross = [e for e in build.dataset.examples if e.generator == "rules_cross"]
+    assert cross and len(cross) == len(edits_of_p2)
+    for example in cross:
+        negative = edits_of_p2[example.example_id.removesuffix("-rules_cross")]
+        assert example.operator in ("eda_antonym", "negation_insert") and example.label == 1
+        assert {example.sentence1, example.sentence2} == {
+            by_pair[negative.pair_id].sentence1,
+            negative.hypothesis,
+        }
+    skipped = build.metrics["sources"]["rules_cross"]["skipped"]
+    assert skipped["made_from_sentence1"] == len(negatives) - len(edits_of_p2)

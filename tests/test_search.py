@@ -7,11 +7,13 @@ from collections.abc import Sequence
 import pytest
 
 from scicon.constraints.base import ConstraintCheck
-from scicon.goal import TargetConfidence
+from scicon.goal.base import TargetConfidence
 from scicon.records.base import TargetLabel
 from scicon.records.corpus import Role
 from scicon.records.pairs import Pair, PairKind
-from scicon.search import DirectPromptSearch, EvolutionarySearch, SearchSettings
+from scicon.search.base import SearchSettings
+from scicon.search.direct import DirectPromptSearch
+from scicon.search.evolutionary import EvolutionarySearch
 from scicon.transformations.base import MutationRequest
 
 PAIR = Pair(
@@ -49,6 +51,9 @@ class Check:
         self.asked.extend(c.candidate for c in checks)
         return [self.table.get(c.candidate, self.default) for c in checks]
 
+    def passes(self, score: float) -> bool:
+        return score >= self.threshold
+
 
 class Rewrites:
     """Candidates per (iteration, member) from a script; records every request."""
@@ -67,7 +72,8 @@ class Rewrites:
 
 def search(scores, rewrites, constraints=(), target=TargetLabel.CONTRADICTION, **settings):
     goal = TargetConfidence(scores, target, threshold=0.4)
-    return EvolutionarySearch(goal, list(constraints), rewrites, SearchSettings(**settings))
+    sizes = {"population_size": 4, "candidates_per_mutation": 5, "max_iterations": 4} | settings  # Table 6
+    return EvolutionarySearch(goal, list(constraints), rewrites, SearchSettings(**sizes))
 
 
 def test_stops_as_soon_as_the_initial_population_reaches_the_target():

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from scicon.models import resolve_model
-from scicon.transformations import MaskedLmReplacement, RandomWordReplacement
 from scicon.transformations.base import MutationRequest
-from scicon.transformations.random_words import corpus_vocabulary
+from scicon.transformations.masked_lm import MaskedLmReplacement
+from scicon.transformations.random_words import RandomWordReplacement, corpus_vocabulary
 
 SENTENCE = "Velanoxet reduced major bleeding compared with warfarin."
 
@@ -24,7 +24,7 @@ def test_corpus_vocabulary_keeps_content_words_once_and_sorted():
 
 def test_random_replacement_swaps_one_or_two_content_words_deterministically():
     vocabulary = ["insulin", "cough", "fever"]
-    transformation = RandomWordReplacement(vocabulary)
+    transformation = RandomWordReplacement(vocabulary, max_words=2)
     first = transformation.propose([request()])[0]
     assert first == transformation.propose([request()])[0]
     assert first != transformation.propose([request(seed=5)])[0]
@@ -38,9 +38,11 @@ def test_random_replacement_swaps_one_or_two_content_words_deterministically():
 
 
 def test_random_replacement_fails_where_there_is_no_content_word():
-    assert RandomWordReplacement(["insulin"]).propose([request("It was so.", count=2)]) == [[None, None]]
+    assert RandomWordReplacement(["insulin"], max_words=2).propose([request("It was so.", count=2)]) == [
+        [None, None]
+    ]
     with pytest.raises(ValueError, match="non-empty vocabulary"):
-        RandomWordReplacement([])
+        RandomWordReplacement([], max_words=2)
 
 
 @pytest.fixture(scope="module")

@@ -1,6 +1,6 @@
 """Foundation-model backends behind one interface, with a persistent call cache.
 
-Backends are registered components (:data:`REGISTRY`): each module registers its
+Backends are registered components (:data:`BACKENDS`): each module registers its
 factory with its settings model, the block ``backbone.<name>`` of params.yaml.
 ``load_backbone(params)`` builds the backend named by ``backbone.backend`` and wraps
 it in :class:`CachedBackbone`, which every stage uses as a context manager.
@@ -22,10 +22,10 @@ from scicon.registry import Registry
 
 log = logging.getLogger(__name__)
 
-REGISTRY: Registry[Backend] = Registry("backend", package=__name__)
+BACKENDS: Registry[Backend] = Registry("backend", package=__name__)
 
 __all__ = [
-    "REGISTRY",
+    "BACKENDS",
     "Backend",
     "BackboneError",
     "BackboneParams",
@@ -43,7 +43,7 @@ __all__ = [
 
 def build_backend(params: BackboneParams, digests: CallCache | None = None) -> Backend:
     """A new, uncached backend for ``params``; ``digests`` remembers file digests and server reports."""
-    entry = REGISTRY.get(params.backend, key="backbone.backend")
+    entry = BACKENDS.get(params.backend, key="backbone.backend")
     return entry.factory(params, params.settings(), digests)
 
 

@@ -152,6 +152,23 @@ class CallStats:
         with self._lock:
             self.masses[kind].extend(masses)
 
+    @classmethod
+    def combined(cls, parts: list[CallStats]) -> CallStats:
+        """One account of several backbones' calls (decoupled rewriter, filters and teacher)."""
+        total = cls()
+        for stats in parts:
+            total.record_all(stats)
+        return total
+
+    def record_all(self, other: CallStats) -> None:
+        with self._lock:
+            self.requested.update(other.requested)
+            self.cached.update(other.cached)
+            self.computed.update(other.computed)
+            self.model_seconds += other.model_seconds
+            for kind, masses in other.masses.items():
+                self.masses[kind].extend(masses)
+
     def as_metrics(self) -> dict:
         requested, cached = sum(self.requested.values()), sum(self.cached.values())
         metrics = {
@@ -321,6 +338,19 @@ class CachedBackbone:
         if not self._closed:
             self._closed = True
             self._release()
+
+
+def combined_metrics(backbones: Sequence[CachedBackbone]) -> dict:
+    """One account of several handles' calls (decoupled rewriter, filters and teacher), with
+    what each distinct backend counted (tokens, endpoints): at the top level when there is
+    one backend, else under ``backends`` by model identity."""
+    metrics = CallStats.combined([b.stats for b in backbones]).as_metrics()
+    backends = {id(b.backend): b for b in backbones}
+    if len(backends) == 1:
+        metrics.update(next(iter(backends.values())).backend.counters())
+    else:
+        metrics["backends"] = {b.identity_digest[:12]: b.backend.counters() for b in backends.values()}
+    return metrics
 
 
 _WEIGHT_SUFFIXES = (".safetensors", ".bin", ".gguf", ".pt")

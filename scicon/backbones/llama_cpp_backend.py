@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from scicon.backbones import REGISTRY
+from scicon.backbones import BACKENDS
 from scicon.backbones.base import (
     Completion,
     GenerationRequest,
@@ -31,7 +31,7 @@ from scicon.io import hash_file
 from scicon.models import resolve_model
 
 
-@REGISTRY.register(
+@BACKENDS.register(
     "llama_cpp", settings=LlamaCppSettings, description="GGUF models in-process through llama-cpp-python"
 )
 def build_llama_cpp(

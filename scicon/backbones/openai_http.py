@@ -40,7 +40,7 @@ from typing import Literal
 
 import httpx
 
-from scicon.backbones import REGISTRY
+from scicon.backbones import BACKENDS
 from scicon.backbones.base import (
     BackboneError,
     Completion,
@@ -68,7 +68,7 @@ class _Retryable(Exception):
     pass
 
 
-@REGISTRY.register(
+@BACKENDS.register(
     "openai",
     settings=OpenAISettings,
     description="any OpenAI-compatible server: vLLM, SGLang, llama.cpp server, TGI (one URL or replicas)",

@@ -77,10 +77,10 @@ class BackboneParams(Section):
     @field_validator("backend")
     @classmethod
     def _backend_is_registered(cls, value: str) -> str:
-        from scicon.backbones import REGISTRY
+        from scicon.backbones import BACKENDS
 
-        if value not in REGISTRY:
-            raise ValueError(f"unknown backend {value!r} (known: {', '.join(REGISTRY.names())})")
+        if value not in BACKENDS:
+            raise ValueError(f"unknown backend {value!r} (known: {', '.join(BACKENDS.names())})")
         return value
 
     def settings(self) -> Section:

@@ -12,7 +12,7 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
-from scicon.backbones import REGISTRY
+from scicon.backbones import BACKENDS
 from scicon.backbones.base import (
     Completion,
     GenerationRequest,
@@ -28,7 +28,7 @@ from scicon.backbones.params import BackboneParams, TransformersSettings
 from scicon.models import resolve_model
 
 
-@REGISTRY.register(
+@BACKENDS.register(
     "transformers",
     settings=TransformersSettings,
     description="Hugging Face causal language models in-process (a folder, a hub id or a GGUF file)",

@@ -1,7 +1,11 @@
-"""Filters on candidate rewrites: same topic (SIMSCORE) and still a claim (CLAIMSCORE)."""
+"""Filters on candidate rewrites (constraints): same topic (SIMSCORE), still a claim (CLAIMSCORE),
+and edit constraints that a candidate must be a real edit of its parent.
 
-from scicon.constraints.base import Constraint, ConstraintCheck
-from scicon.constraints.claim import LlmClaim, RoleClaim
-from scicon.constraints.similarity import EmbeddingSimilarity, LlmSimilarity
+Each constraint registers itself in :data:`CONSTRAINTS` as ``<slot>.<name>``, where the
+slot is the params key that chooses it (``evolve.similarity``, ``evolve.claim``,
+``evolve.edits``); its settings are ``evolve.settings.<slot>.<name>``.
+"""
 
-__all__ = ["Constraint", "ConstraintCheck", "EmbeddingSimilarity", "LlmClaim", "LlmSimilarity", "RoleClaim"]
+from scicon.registry import Registry
+
+CONSTRAINTS = Registry("constraint", package=__name__)

@@ -1,4 +1,4 @@
-"""What a constraint is: a score per candidate and a threshold it must reach."""
+"""What a constraint is: a score per candidate, and whether that score lets the candidate pass."""
 
 from __future__ import annotations
 
@@ -6,33 +6,59 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
+from scicon.backbones.base import YesNo
+
 Reference = Literal["sentence1", "original"]
 
 
 @dataclass(frozen=True)
 class ConstraintCheck:
-    """A candidate to check, with the two sentences a constraint may compare it against."""
+    """A candidate to check, with the sentences a constraint may compare it against."""
 
     candidate: str
     sentence1: str
-    original: str
+    original: str  # the pair's unmutated sentence2
+    parent: str = ""  # the population member the candidate was made from
+
+    def reference(self, which: Reference) -> str:
+        return self.sentence1 if which == "sentence1" else self.original
 
 
 class Constraint(Protocol):
-    """``kind`` names the score in traces and metrics (``similarity`` or ``claim``).
+    """``kind`` names the score in traces and metrics (``similarity``, ``claim`` or ``edit``).
 
     ``cost`` orders the checks: the search runs the cheapest first and skips the
-    remaining scores of a candidate that already failed one.
+    remaining scores of a candidate that already failed one. A score of None means the
+    model gave no usable answer (see ``evolve.min_mass``): the candidate is rejected.
     """
 
     kind: str
     name: str
-    threshold: float
     cost: int
 
-    def scores(self, checks: Sequence[ConstraintCheck]) -> list[float]: ...
+    def scores(self, checks: Sequence[ConstraintCheck]) -> list[float | None]: ...
+
+    def passes(self, score: float) -> bool: ...
 
 
-# Relative costs: local models are cheaper than backbone calls.
+class ThresholdConstraint:
+    """A probability that must reach its threshold (``sim`` or ``claim``)."""
+
+    kind = "threshold"
+    name = "threshold"
+    cost = 0
+    threshold = 0.0
+
+    def passes(self, score: float) -> bool:
+        return score >= self.threshold
+
+
+def answered(answers: Sequence[YesNo], min_mass: float) -> list[float | None]:
+    """P(yes) where the yes and no tokens held at least ``min_mass`` of the probability, else None."""
+    return [answer.p_yes if answer.mass >= min_mass else None for answer in answers]
+
+
+# Relative costs: string checks are free, local models cheaper than backbone calls.
+EDIT_COST = 0
 LOCAL_MODEL_COST = 1
 BACKBONE_COST = 10

@@ -20,13 +20,20 @@ import logging
 import random
 from collections.abc import Sequence
 
-from sklearn.feature_extraction.text import TfidfVectorizer
-from sklearn.linear_model import LogisticRegression
-from sklearn.pipeline import make_pipeline
+from pydantic import Field
 
-from scicon.backbones import CachedBackbone
-from scicon.constraints.base import BACKBONE_COST, LOCAL_MODEL_COST, ConstraintCheck
+from scicon.backbones.cache import CachedBackbone
+from scicon.constraints import CONSTRAINTS
+from scicon.constraints.base import (
+    BACKBONE_COST,
+    LOCAL_MODEL_COST,
+    ConstraintCheck,
+    ThresholdConstraint,
+    answered,
+)
 from scicon.errors import InputFormatError
+from scicon.evolve.context import AssemblyContext
+from scicon.params import Section
 from scicon.prompts import CLAIM_DETECTION
 from scicon.records.corpus import Abstract, Role
 
@@ -35,27 +42,50 @@ log = logging.getLogger(__name__)
 CLAIM_ROLES = frozenset({Role.RESULTS, Role.CONCLUSIONS})
 
 
-class LlmClaim:
+class LlmClaimSettings(Section):
+    backbone: dict | None = Field(description="overrides of the backbone section for this filter")
+
+
+class LlmClaim(ThresholdConstraint):
     kind = "claim"
     name = "llm"
     cost = BACKBONE_COST
 
-    def __init__(self, backbone: CachedBackbone, threshold: float):
+    def __init__(self, backbone: CachedBackbone, threshold: float, min_mass: float):
         self.backbone = backbone
         self.threshold = threshold
+        self.min_mass = min_mass
 
-    def scores(self, checks: Sequence[ConstraintCheck]) -> list[float]:
-        return self.backbone.yes_probability([CLAIM_DETECTION.format(sentence=c.candidate) for c in checks])
+    def scores(self, checks: Sequence[ConstraintCheck]) -> list[float | None]:
+        prompts = [CLAIM_DETECTION.format(sentence=c.candidate) for c in checks]
+        return answered(self.backbone.yes_no(prompts, kind=self.kind), self.min_mass)
 
 
-class RoleClaim:
+@CONSTRAINTS.register(
+    "claim.llm",
+    settings=LlmClaimSettings,
+    needs_backbone=True,
+    description="the backbone answers 'contains a claim?' (prompt E.3.6)",
+)
+def llm_claim(settings: LlmClaimSettings, context: AssemblyContext) -> LlmClaim:
+    backbone = context.backbone(settings.backbone, "evolve.settings.claim.llm.backbone")
+    return LlmClaim(backbone, context.thresholds.claim, context.min_mass)
+
+
+class RoleClaimSettings(Section):
+    max_sentences: int = Field(gt=0, description="seeded sample of corpus sentences to train on")
+
+
+class RoleClaim(ThresholdConstraint):
     kind = "claim"
     name = "roles"
     cost = LOCAL_MODEL_COST
 
-    def __init__(
-        self, abstracts: Sequence[Abstract], threshold: float, max_sentences: int = 50_000, seed: int = 0
-    ):
+    def __init__(self, abstracts: Sequence[Abstract], threshold: float, max_sentences: int, seed: int):
+        from sklearn.feature_extraction.text import TfidfVectorizer
+        from sklearn.linear_model import LogisticRegression
+        from sklearn.pipeline import make_pipeline
+
         sentences = [sentence for abstract in abstracts for sentence in abstract.sentences]
         if len(sentences) > max_sentences:
             sentences = random.Random(seed).sample(sentences, max_sentences)
@@ -76,7 +106,7 @@ class RoleClaim:
         positive = list(self.model.classes_).index(True)
         return [float(p) for p in self.model.predict_proba(list(sentences))[:, positive]]
 
-    def scores(self, checks: Sequence[ConstraintCheck]) -> list[float]:
+    def scores(self, checks: Sequence[ConstraintCheck]) -> list[float | None]:
         if not checks:
             return []
         originals = sorted({c.original for c in checks})
@@ -86,3 +116,12 @@ class RoleClaim:
             min(1.0, p / reference[c.original]) if reference[c.original] > 0 else 1.0
             for c, p in zip(checks, candidates, strict=True)
         ]
+
+
+@CONSTRAINTS.register(
+    "claim.roles",
+    settings=RoleClaimSettings,
+    description="claim-likeness learnt from the corpus' RESULTS/CONCLUSIONS roles",
+)
+def role_claim(settings: RoleClaimSettings, context: AssemblyContext) -> RoleClaim:
+    return RoleClaim(context.abstracts, context.thresholds.claim, settings.max_sentences, context.seed)

@@ -15,36 +15,65 @@ import json
 import threading
 from collections.abc import Sequence
 
-from scicon.backbones import CachedBackbone
-from scicon.backbones.cache import CallCache, answer_from_cache, weights_identity
-from scicon.constraints.base import BACKBONE_COST, LOCAL_MODEL_COST, ConstraintCheck, Reference
+from pydantic import Field
+
+from scicon.backbones.cache import CachedBackbone, CallCache, answer_from_cache, weights_identity
+from scicon.constraints import CONSTRAINTS
+from scicon.constraints.base import (
+    BACKBONE_COST,
+    LOCAL_MODEL_COST,
+    ConstraintCheck,
+    Reference,
+    ThresholdConstraint,
+    answered,
+)
+from scicon.evolve.context import AssemblyContext
 from scicon.models import resolve_model
+from scicon.params import Section
 from scicon.prompts import SIMILARITY
 
 
-def _reference(check: ConstraintCheck, reference: Reference) -> str:
-    return check.sentence1 if reference == "sentence1" else check.original
+class LlmSimilaritySettings(Section):
+    reference: Reference = Field(description="compare candidates with sentence1 or the original sentence2")
+    backbone: dict | None = Field(description="overrides of the backbone section for this filter")
 
 
-class LlmSimilarity:
+class LlmSimilarity(ThresholdConstraint):
     kind = "similarity"
     name = "llm"
     cost = BACKBONE_COST
 
-    def __init__(self, backbone: CachedBackbone, threshold: float, reference: Reference = "sentence1"):
+    def __init__(self, backbone: CachedBackbone, threshold: float, reference: Reference, min_mass: float):
         self.backbone = backbone
         self.threshold = threshold
         self.reference = reference
+        self.min_mass = min_mass
 
-    def scores(self, checks: Sequence[ConstraintCheck]) -> list[float]:
+    def scores(self, checks: Sequence[ConstraintCheck]) -> list[float | None]:
         prompts = [
-            SIMILARITY.format(sentence1=_reference(check, self.reference), sentence2=check.candidate)
+            SIMILARITY.format(sentence1=check.reference(self.reference), sentence2=check.candidate)
             for check in checks
         ]
-        return self.backbone.yes_probability(prompts)
+        return answered(self.backbone.yes_no(prompts, kind=self.kind), self.min_mass)
 
 
-class EmbeddingSimilarity:
+@CONSTRAINTS.register(
+    "similarity.llm",
+    settings=LlmSimilaritySettings,
+    needs_backbone=True,
+    description="the backbone answers 'same exact topic?' (prompt E.3.5)",
+)
+def llm_similarity(settings: LlmSimilaritySettings, context: AssemblyContext) -> LlmSimilarity:
+    backbone = context.backbone(settings.backbone, "evolve.settings.similarity.llm.backbone")
+    return LlmSimilarity(backbone, context.thresholds.sim, settings.reference, context.min_mass)
+
+
+class EmbeddingSimilaritySettings(Section):
+    model: str = Field(min_length=1, description="a sentence-transformers encoder")
+    reference: Reference = Field(description="compare candidates with sentence1 or the original sentence2")
+
+
+class EmbeddingSimilarity(ThresholdConstraint):
     """MiniLM cosine; with a call cache, each (reference, candidate) score is computed once
     ever, so a threshold rerun re-encodes nothing it has scored before."""
 
@@ -52,13 +81,7 @@ class EmbeddingSimilarity:
     name = "embedding"
     cost = LOCAL_MODEL_COST
 
-    def __init__(
-        self,
-        model: str,
-        threshold: float,
-        reference: Reference = "sentence1",
-        cache: CallCache | None = None,
-    ):
+    def __init__(self, model: str, threshold: float, reference: Reference, cache: CallCache | None = None):
         from sentence_transformers import SentenceTransformer
 
         path = resolve_model(model)
@@ -66,17 +89,15 @@ class EmbeddingSimilarity:
         self.threshold = threshold
         self.reference = reference
         self.cache = cache
-        self._identity = None
-        if cache is not None:
-            identity = json.dumps(["embedding_similarity", weights_identity(path, cache)], sort_keys=True)
-            self._identity = hashlib.sha256(identity.encode()).hexdigest()
+        self.identity = json.dumps(["embedding_similarity", weights_identity(path, cache)], sort_keys=True)
+        self._key_prefix = hashlib.sha256(self.identity.encode()).hexdigest()
         self._lock = threading.Lock()
 
     def _key(self, reference: str, candidate: str) -> str:
-        return hashlib.sha256(json.dumps([self._identity, reference, candidate]).encode()).hexdigest()
+        return hashlib.sha256(json.dumps([self._key_prefix, reference, candidate]).encode()).hexdigest()
 
-    def scores(self, checks: Sequence[ConstraintCheck]) -> list[float]:
-        pairs = [(_reference(check, self.reference), check.candidate) for check in checks]
+    def scores(self, checks: Sequence[ConstraintCheck]) -> list[float | None]:
+        pairs = [(check.reference(self.reference), check.candidate) for check in checks]
         keys = [self._key(*pair) for pair in pairs]
         scores, _ = answer_from_cache(self.cache, dict(zip(keys, pairs, strict=True)), self._cosines)
         return [scores[key] for key in keys]
@@ -91,3 +112,18 @@ class EmbeddingSimilarity:
         row = {text: vector for text, vector in zip(texts, vectors, strict=True)}
         # cosine in [-1, 1] mapped to [0, 1] so every threshold reads as a probability-like score
         return [float((1.0 + (row[r] * row[c]).sum()) / 2.0) for r, c in pairs]
+
+
+@CONSTRAINTS.register(
+    "similarity.embedding",
+    settings=EmbeddingSimilaritySettings,
+    description="sentence-embedding cosine with the reference sentence",
+)
+def embedding_similarity(
+    settings: EmbeddingSimilaritySettings, context: AssemblyContext
+) -> EmbeddingSimilarity:
+    constraint = EmbeddingSimilarity(
+        settings.model, context.thresholds.sim, settings.reference, context.cache
+    )
+    context.record_model(f"embedding:{settings.model}", constraint.identity)
+    return constraint

@@ -40,7 +40,9 @@ def assemble_scicon(
             "build.sources",
             f"the listed sources give no {missing}, so no classifier can be trained: {present}",
         )
-    dataset = build_dataset(candidates, params)
+    dataset = build_dataset(
+        candidates, dev_fraction=params.dev_fraction, test_fraction=params.test_fraction, seed=params.seed
+    )
     baseline = None
     if params.hypothesis_only_baseline:
         evaluation_split = dataset.splits["test"] or dataset.splits["dev"]

@@ -95,13 +95,13 @@ def order_swaps(example_ids: Sequence[str], seed: int, group: str) -> set[str]:
     return set(ordered[: len(ordered) // 2])
 
 
-def build_dataset(candidates: Sequence[Candidate], params: BuildParams) -> BuiltDataset:
+def build_dataset(
+    candidates: Sequence[Candidate], *, dev_fraction: float, test_fraction: float, seed: int
+) -> BuiltDataset:
     kept, removed = deduplicate(candidates)
     by_split: dict[str, list[Candidate]] = {split: [] for split in SPLITS}
     for candidate in kept:
-        by_split[split_of(candidate.pmid, params.seed, params.dev_fraction, params.test_fraction)].append(
-            candidate
-        )
+        by_split[split_of(candidate.pmid, seed, dev_fraction, test_fraction)].append(candidate)
 
     splits: dict[str, list[Example]] = {}
     swapped = 0
@@ -109,12 +109,12 @@ def build_dataset(candidates: Sequence[Candidate], params: BuildParams) -> Built
         swaps: set[str] = set()
         for label in (0, 1):
             ids = [c.example_id for c in members if c.label == label]
-            swaps |= order_swaps(ids, params.seed, f"{split}:{label}")
+            swaps |= order_swaps(ids, seed, f"{split}:{label}")
         swapped += len(swaps)
         members.sort(key=lambda c: c.example_id)
         splits[split] = [_example(c, split, c.example_id in swaps) for c in members]
-        if not members:
-            log.warning("build: the %s split is empty (too few abstracts for its fraction)", split)
+        if not members and (split == "train" or {"dev": dev_fraction, "test": test_fraction}[split] > 0):
+            log.warning("the %s split is empty (too few abstracts for its fraction)", split)
     hypotheses = {c.example_id: c.hypothesis for c in kept}
     return BuiltDataset(splits=splits, hypotheses=hypotheses, removed=removed, swapped=swapped)
 
@@ -164,6 +164,22 @@ def mutation_type_distribution(examples: Sequence[Example]) -> dict[str, dict[st
     return distribution
 
 
+def rows_per_operator(splits: dict[str, list[Example]]) -> dict[str, dict[str, dict[str, int]]]:
+    """Per generator and operator (rule operator, EvoNLI recipe, pair kind), its rows in each split:
+    what a per-operator comparison of the trained models has to be read against."""
+    counts: dict[str, dict[str, Counter]] = defaultdict(lambda: defaultdict(Counter))
+    for split, examples in splits.items():
+        for example in examples:
+            counts[example.generator][example.operator or "-"][split] += 1
+    return {
+        generator: {
+            operator: {split: per_split[split] for split in SPLITS}
+            for operator, per_split in sorted(operators.items())
+        }
+        for generator, operators in sorted(counts.items())
+    }
+
+
 TAXONOMY_PLOT_FIELDS = ("generator_type", "generator", "mutation_type", "share")
 
 
@@ -193,6 +209,7 @@ def build_metrics(
         "sources": {report.name: report.summary() for report in reports},
         "sources_unavailable": sum(report.status != "ok" for report in reports),
         "generators": dict(sorted(Counter(e.generator for e in examples).items())),
+        "rows_per_operator": rows_per_operator(dataset.splits),
         "removed": dataset.removed,
         "order_swapped_fraction": _fraction(dataset.swapped, len(examples)),
         "mutation_types": mutation_type_distribution(examples),

@@ -14,7 +14,7 @@ import yaml
 
 from scicon.dataset.build import SPLITS, BuiltDataset
 from scicon.dataset.params import BuildParams
-from scicon.dataset.sources import SourceReport
+from scicon.dataset.sources import GENERATORS, SourceReport
 from scicon.dataset.taxonomy import MUTATION_TYPES
 from scicon.params import Thresholds
 
@@ -26,7 +26,7 @@ _FIELDS = (
     ("sentence1", "string", "first sentence (order randomised per pair)"),
     ("sentence2", "string", "second sentence (order randomised per pair)"),
     ("label", "class_label", "1 = contradiction, 0 = non-contradiction"),
-    ("generator", "string", "what made the pair: evonli, evonli_non_contradiction, original, rules"),
+    ("generator", "string", "what made the pair: " + ", ".join(dict.fromkeys(GENERATORS.values()))),
     ("operator", "string", "EvoNLI recipe, rule operator, or the pair kind for original pairs"),
     ("mutation_type", "string", "appendix-D mutation type of a generated contradiction (null otherwise)"),
     ("split", "string", "train, dev or test"),
@@ -125,6 +125,22 @@ Each generated contradiction is tagged with its appendix-D mutation type by rule
 words its edit removed or inserted (logical types take priority). The paper reports 42%
 negation/polarity and 30% causation for SciCon."""
 
+# What each form of rule negatives means for a model trained on it (scicon.dataset.sources).
+_RULE_FORMS = {
+    "rules_self": """\
+- `rules_self` rows pair a sentence with its own rule edit. Such pairs differ by a word or two,
+  and a classifier can learn them through that shortcut (near-identical sentences mean
+  contradiction); measured in this project, what it learns from them does not transfer to
+  real contradictions.
+""",
+    "rules_cross": """\
+- `rules_cross` rows pair a pair's first sentence (the supporting result, or another
+  conclusion) with a rule edit of its conclusion. A rule edit contradicts the sentence it was
+  made from, so the label holds as far as the first sentence supports the conclusion, which is
+  what made the two an entailing pair.
+""",
+}
+
 _BASELINE = """\
 A hypothesis-only baseline (TF-IDF logistic regression that sees only the generated sentence,
 trained on train, scored on test) reaches ROC-AUC **{auc:.3f}**. The further above 0.5, the more
@@ -138,9 +154,7 @@ label)."""
 _LIMITATIONS = """\
 - Labels are assigned by the generating procedure, not by annotators; with a small teacher
   model EvoNLI's acceptances are noisy.
-- Rule-made negatives contradict the sentence they were made from, which is why they are paired
-  with it, not with the other sentence of the original pair.
-- Mutation types come from word lists; edits outside them are `other`.
+{rule_forms}- Mutation types come from word lists; edits outside them are `other`.
 - Licence: the text comes from the abstracts of the ingested source; use it under that
   source's terms.
 
@@ -167,10 +181,28 @@ def _split_table(metrics: dict) -> str:
     return _table(head, rows)
 
 
-def _provenance(dataset: BuiltDataset, reports: Sequence[SourceReport], params, thresholds) -> str:
+def _left_out(report: SourceReport) -> str:
+    """Rows a source left out, by reason ("-" when none)."""
+    reasons = [f"{reason}: {count}" for reason, count in (report.skipped or {}).items() if count]
+    return ", ".join(reasons) or "-"
+
+
+def _operator_table(metrics: dict) -> str:
+    rows = [
+        (generator, operator, *(counts[split] for split in SPLITS))
+        for generator, operators in metrics["rows_per_operator"].items()
+        for operator, counts in operators.items()
+    ]
+    return _table(("generator", "operator", *SPLITS), rows) if rows else "(no rows)"
+
+
+def _provenance(
+    dataset: BuiltDataset, reports: Sequence[SourceReport], metrics: dict, params, thresholds
+) -> str:
     examples = dataset.examples
     sources = _table(
-        ("source", "status", "rows read", "file"), [(r.name, r.status, r.rows, r.path) for r in reports]
+        ("source", "status", "rows read", "left out", "file"),
+        [(r.name, r.status, r.rows, _left_out(r), r.path) for r in reports],
     )
     generator_rows = []
     for generator in sorted({e.generator for e in examples}):
@@ -194,6 +226,8 @@ def _provenance(dataset: BuiltDataset, reports: Sequence[SourceReport], params, 
             sources,
             "A listed source with status `missing` or `empty` contributed nothing to this build.",
             _table(("generator", "examples", "contradictions", "operators"), generator_rows),
+            "Rows per generator and operator (EvoNLI recipe, rule operator, or pair kind), by split:",
+            _operator_table(metrics),
             "Settings:\n\n" + "\n".join(settings),
         ]
     )
@@ -223,6 +257,7 @@ def render_card(
         "```json\n" + instance.model_dump_json(indent=2) + "\n```" if instance else "(no examples)"
     )
     baseline = metrics.get("hypothesis_only_roc_auc")
+    generators = {example.generator for example in examples}
     removed = dict(metrics["removed"], swapped=_percent(metrics["order_swapped_fraction"]))
     sections = [
         _header(dataset).rstrip("\n"),
@@ -233,12 +268,14 @@ def render_card(
         _table(("field", "type", "meaning"), _FIELDS),
         "## Data instance",
         instance_text,
-        _provenance(dataset, reports, params, thresholds),
+        _provenance(dataset, reports, metrics, params, thresholds),
         _REMOVED.format(**removed),
         _TYPES,
         _type_table(metrics),
         "## Known limitations",
         _BASELINE.format(auc=baseline) if baseline is not None else _NO_BASELINE,
-        _LIMITATIONS,
+        _LIMITATIONS.format(
+            rule_forms="".join(text for name, text in _RULE_FORMS.items() if name in generators)
+        ),
     ]
     return "\n\n".join(sections) + "\n"

@@ -10,13 +10,25 @@ from scicon.params import Section
 
 
 class BuildSource(StrEnum):
-    """Where SciCon rows come from; ``build.sources`` lists the ones to use."""
+    """Where SciCon rows come from; ``build.sources`` lists the ones to use.
+
+    Rule negatives come in two forms (see :mod:`scicon.dataset.sources`): ``self``
+    pairs an edit with the sentence it was made from, ``cross`` pairs an edit of a
+    pair's sentence2 with that pair's sentence1.
+    """
 
     EVONLI = "evonli"  # evolve: accepted pairs with target contradiction (label 1)
     EVONLI_NON_CONTRADICTION = "evonli_non_contradiction"  # evolve: target non_contradiction (label 0)
     ORIGINAL = "original"  # pairs: the unmutated entailing pairs (label 0)
-    RULES = "rules"  # negatives: rule-made contradictions (label 1)
-    RULE_CONTROLS = "rule_controls"  # negatives: label-preserving rule edits (label 0)
+    RULES_SELF = "rules_self"  # negatives: a sentence and its own rule negation (label 1)
+    RULE_CONTROLS_SELF = "rule_controls_self"  # negatives: a sentence and its label-preserving edit (label 0)
+    RULES_CROSS = "rules_cross"  # negatives: sentence1 and the rule-negated sentence2 (label 1)
+    RULE_CONTROLS_CROSS = "rule_controls_cross"  # negatives: sentence1 and an edit of sentence2 (label 0)
+
+
+# Names of earlier releases, and what they are called now (a hint, not a silent alias:
+# "rules" used to mean the self form, which is now a choice to make knowingly).
+RENAMED_SOURCES = {"rules": BuildSource.RULES_SELF, "rule_controls": BuildSource.RULE_CONTROLS_SELF}
 
 
 class BuildParams(Section):
@@ -25,6 +37,18 @@ class BuildParams(Section):
     test_fraction: float = Field(ge=0.0, lt=1.0)
     seed: int
     hypothesis_only_baseline: bool
+
+    @field_validator("sources", mode="before")
+    @classmethod
+    def _renamed_sources(cls, sources: object) -> object:
+        for name in sources if isinstance(sources, list | tuple) else ():
+            if name in RENAMED_SOURCES:
+                cross = "rules_cross" if name == "rules" else "rule_controls_cross"
+                raise ValueError(
+                    f"{name!r} is now {RENAMED_SOURCES[name].value!r} (a sentence paired with its own "
+                    f"edit); {cross!r} pairs sentence1 with the edited sentence2"
+                )
+        return sources
 
     @field_validator("sources")
     @classmethod

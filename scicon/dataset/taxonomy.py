@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from scicon.negation import is_negation
+from scicon.negation import is_negation, negation_words
 from scicon.records.base import WordEdit
 
 
@@ -44,7 +44,7 @@ MUTATION_TYPES: tuple[MutationType, ...] = (
     MutationType(
         "negation_polarity",
         "logical",
-        _cues("not no never neither nor none nothing nobody cannot without lack lacks lacking absence fail"),
+        negation_words("free_standing") | negation_words("lexical"),
     ),
     MutationType(
         "quantifier",

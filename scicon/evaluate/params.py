@@ -8,29 +8,33 @@ from pydantic import Field, field_validator
 
 from scicon.params import Section
 
+_NAME = re.compile(r"[a-z0-9_]+")
+
 
 class BenchmarkSpec(Section):
     """One benchmark: a loader kind from the registry, a path, and the loader's options."""
 
     kind: str = Field(min_length=1)
-    path: str | None = None  # absent for derived benchmarks (kind: hard)
-    options: dict = Field(default_factory=dict)  # a loader without options needs none
+    path: str | None = Field(description="file or folder; null for derived benchmarks (kind: hard)")
+    options: dict | None = Field(description="the loader's options ({} or null when it takes none)")
 
 
 class EvaluateParams(Section):
     benchmarks: dict[str, BenchmarkSpec] = Field(min_length=1)
-    batch_size: int = Field(gt=0)
+    classifiers: dict[str, str] = Field(description="name -> classifier folder; every pair is compared")
     zero_shot: bool
+    baselines: dict[str, dict | None] = Field(description="baseline name -> its settings ({} when none)")
+    batch_size: int = Field(gt=0)
     bootstrap_resamples: int = Field(gt=0)
     confidence_level: float = Field(gt=0.0, lt=1.0)
     ngram_sizes: tuple[int, ...] = Field(min_length=1)
     max_examples: int | None = Field(gt=0, description="seeded sample per benchmark")
     seed: int
 
-    @field_validator("benchmarks")
+    @field_validator("benchmarks", "classifiers")
     @classmethod
-    def _snake_case_names(cls, benchmarks: dict[str, BenchmarkSpec]) -> dict[str, BenchmarkSpec]:
-        for name in benchmarks:
-            if not re.fullmatch(r"[a-z0-9_]+", name):
-                raise ValueError(f"benchmark name {name!r} must be snake_case (it becomes a metrics key)")
-        return benchmarks
+    def _snake_case_names(cls, named: dict) -> dict:
+        for name in named:
+            if not _NAME.fullmatch(name):
+                raise ValueError(f"name {name!r} must be snake_case (it becomes a metrics key)")
+        return named

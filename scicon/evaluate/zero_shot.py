@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from tqdm.auto import tqdm
 
-from scicon.goal import ContradictionScorer
+from scicon.goal.base import ContradictionScorer
 
 
 def zero_shot_scores(

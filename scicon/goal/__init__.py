@@ -1,10 +1,9 @@
-"""The goal of the search: a confident target label from a frozen teacher (CLASSIFY)."""
+"""The goal of the search (CLASSIFY): a confident target label from a frozen teacher.
 
-from scicon.goal.target_confidence import (
-    ContradictionScorer,
-    LlmContradictionScorer,
-    SequenceClassifierScorer,
-    TargetConfidence,
-)
+A teacher registers itself in :data:`GOALS` in its own module; the evolve stage picks
+one by name (``evolve.goal``) with its settings (``evolve.settings.goal.<name>``).
+"""
 
-__all__ = ["ContradictionScorer", "LlmContradictionScorer", "SequenceClassifierScorer", "TargetConfidence"]
+from scicon.registry import Registry
+
+GOALS = Registry("goal", package=__name__)

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from enum import StrEnum
 
 from pydantic import Field
 
 from scicon.records.base import Record, TargetLabel, WordEdit
 from scicon.records.pairs import PairKind
+
+
+class SearchStatus(StrEnum):
+    """How one pair's search ended (a pair the teacher already calls a contradiction is skipped)."""
+
+    SUCCEEDED = "succeeded"
+    FAILED = "failed"
+    SKIPPED = "skipped"
+    ERROR = "error"
 
 
 class MutatedPair(Record):
@@ -21,7 +30,9 @@ class MutatedPair(Record):
     original_sentence2: str
     sentence2: str
     target_label: TargetLabel
-    confidence: float = Field(ge=0.0, le=1.0)
+    confidence: float | None = Field(
+        ge=0.0, le=1.0, description="the teacher's; None if it gave no usable answer (direct prompt only)"
+    )
     similarity: float | None = Field(default=None, description="None when the check is off")
     claim: float | None = Field(default=None, description="None when the check is off")
     iteration: int = Field(ge=0, description="search iteration that accepted it (0: initial population)")
@@ -37,7 +48,9 @@ class CandidateTrace(Record):
     claim: float | None = None
     confidence: float | None = Field(default=None, description="target-label confidence")
     rejected_by: str | None = Field(
-        default=None, description="no_mutation, similarity or claim; None if it passed every check"
+        default=None,
+        description="what rejected it: no_mutation, a constraint's name, or '<score>_low_mass' when the "
+        "model gave its yes/no answer too little probability; None if it passed every check",
     )
 
 
@@ -62,7 +75,7 @@ class PairTrace(Record):
     pair_id: str
     pmid: str
     target_label: TargetLabel
-    status: Literal["succeeded", "failed", "skipped", "error"]
+    status: SearchStatus
     sentence1: str
     original_sentence2: str
     original_confidence: float | None = None

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 
 from scicon.records.corpus import Abstract, Role
 from scicon.rules import resources
-from scicon.rules.analysis import readings
 from scicon.rules.tables import closed_class, cues
+from scicon.rules.tagging import readings
 
 # How trial abstracts name the compared arms; each rule named, arms in groups a and b.
 _ARM = r"(?P<{name}>[A-Za-z][\w\-+/]*(?:\s+[\w\-+/]+){{0,4}}?)"

@@ -11,9 +11,10 @@ Two generators, chosen by ``negatives.generator``:
   (``eda_antonym``), tried first, and negation insertion is the fallback when a
   sentence has no antonym.
 
-Each negative is paired with its own unedited source sentence (DESIGN §6): a rule
-edit contradicts the sentence it was made from, not necessarily the pair's other
-sentence.
+Each record holds the edit and the unedited sentence it was made from (``premise``)
+with its pair's id: a rule edit contradicts its own source sentence. The build stage
+pairs it either with that sentence (``rules_self``) or, for edits of sentence2, with
+the pair's sentence1 (``rules_cross``; see :mod:`scicon.dataset.sources`).
 """
 
 from __future__ import annotations
@@ -32,9 +33,9 @@ from scicon.records.corpus import Abstract
 from scicon.records.negatives import RuleNegative
 from scicon.records.pairs import Pair
 from scicon.rules.mutator import RuleEdit, RuleMutator, draw
+from scicon.rules.operator_sets import CONTROL_OPERATORS, resolve, rule_operator
 from scicon.rules.operators import Proposal
 from scicon.rules.params import NegativesParams
-from scicon.rules.registry import CONTROL_OPERATORS, OPERATORS, resolve
 
 log = logging.getLogger(__name__)
 
@@ -136,7 +137,7 @@ def _control_count(ratio: float, contradictions: int, rng: random.Random) -> int
 
 
 def _record(pair: Pair, source: str, sentence: str, edit: RuleEdit, number: int) -> RuleNegative:
-    label = OPERATORS[edit.operator].label
+    label = rule_operator(edit.operator).label
     return RuleNegative(
         negative_id=f"{pair.pair_id}-{'s1' if source == 'sentence1' else 's2'}-{edit.operator}-{number}",
         pair_id=pair.pair_id,

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 
 from scicon.records.base import WordEdit
 from scicon.records.corpus import Abstract
-from scicon.rules.analysis import analyse
 from scicon.rules.context import abstract_context
+from scicon.rules.operator_sets import CONTRADICTION_OPERATORS, resolve, rule_operator
 from scicon.rules.operators import Proposal
-from scicon.rules.registry import CONTRADICTION_OPERATORS, OPERATORS, resolve
+from scicon.rules.tagging import analyse
 from scicon.textdiff import word_diff
 
 
@@ -50,7 +50,7 @@ class RuleMutator:
     def _propose(self, sentence: str, context: Abstract | None) -> dict[str, tuple[Proposal, ...]]:
         analysis = analyse(sentence)
         borrowed = abstract_context(context) if context is not None else None
-        return {name: tuple(OPERATORS[name].propose(analysis, borrowed)) for name in self.operators}
+        return {name: tuple(rule_operator(name).propose(analysis, borrowed)) for name in self.operators}
 
     def candidates(
         self, sentence: str, n: int, rng: random.Random, context: Abstract | None = None

@@ -1,55 +1,24 @@
 """The operators' rules as data: TSV tables under ``scicon/rules/tables/``, each row named.
 
-Every table has a header line, ``#`` comment lines and tab-separated rows; a row with
-the wrong number of fields, an unknown part of speech or a repeated name fails with
-the file and line named. Rows come back as frozen records in file order, so an
-operator's output can name the rule that made it.
+Every table has a header line, ``#`` comment lines and tab-separated rows
+(:mod:`scicon.tsv`); a row with the wrong number of fields, an unknown part of speech
+or a repeated name fails with the file and line named. Rows come back as frozen
+records in file order, so an operator's output can name the rule that made it.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from scicon.errors import InputFormatError
+from scicon.tsv import Row, check_value, read_table
+
+__data__ = ("tables",)
 
 TABLES = Path(__file__).parent / "tables"
 POS_VALUES = ("VERB", "NOUN", "ADJ", "ADV", "PHRASE")
-
-
-@dataclass(frozen=True)
-class Row:
-    line: int
-    fields: dict[str, str]
-
-
-def read_table(path: Path) -> Iterator[Row]:
-    header: list[str] | None = None
-    with open(path, encoding="utf-8") as handle:
-        for number, raw in enumerate(handle, start=1):
-            line = raw.rstrip("\n")
-            if not line.strip() or line.startswith("#"):
-                continue
-            cells = line.split("\t")
-            if header is None:
-                header = cells
-                continue
-            if len(cells) != len(header):
-                raise InputFormatError(
-                    str(path), f"expected {len(header)} tab-separated fields, found {len(cells)}", number
-                )
-            yield Row(number, dict(zip(header, (cell.strip() for cell in cells), strict=True)))
-
-
-def _check(path: Path, row: Row, key: str, allowed: tuple[str, ...]) -> str:
-    value = row.fields[key]
-    if value not in allowed:
-        raise InputFormatError(
-            str(path), f"{key} must be one of {', '.join(allowed)}, got {value!r}", row.line
-        )
-    return value
 
 
 def _unique_names(path: Path, rows: list[Row]) -> None:
@@ -79,10 +48,14 @@ def _pairs(filename: str, replacement_column: str, symmetric_column: str | None)
     _unique_names(path, rows)
     pairs = []
     for row in rows:
-        pos = _check(path, row, "pos", POS_VALUES)
+        pos = check_value(path, row, "pos", POS_VALUES)
         word, other = row.fields["word"].lower(), row.fields[replacement_column].lower()
         pairs.append(LexicalPair(row.fields["name"], pos, word, other))
-        both = True if symmetric_column is None else _check(path, row, symmetric_column, ("both", "forward"))
+        both = (
+            True
+            if symmetric_column is None
+            else check_value(path, row, symmetric_column, ("both", "forward"))
+        )
         if both is True or both == "both":
             pairs.append(LexicalPair(row.fields["name"], pos, other, word))
     return tuple(pairs)
@@ -118,7 +91,7 @@ def phrase_flips(filename: str, contexts: tuple[str, ...]) -> tuple[PhraseFlip, 
             name=row.fields["name"],
             match=tuple(row.fields["match"].lower().split()),
             replacement=row.fields["replacement"],
-            context=_check(path, row, "context", contexts),
+            context=check_value(path, row, "context", contexts),
         )
         for row in rows
     )
@@ -158,7 +131,7 @@ def cues() -> dict[str, frozenset[str]]:
     path = TABLES / "cues.tsv"
     groups: dict[str, set[str]] = {group: set() for group in CUE_GROUPS}
     for row in read_table(path):
-        groups[_check(path, row, "group", CUE_GROUPS)].add(row.fields["word"].lower())
+        groups[check_value(path, row, "group", CUE_GROUPS)].add(row.fields["word"].lower())
     return {group: frozenset(words) for group, words in groups.items()}
 
 
@@ -176,13 +149,13 @@ def wordnet_overrides() -> dict[tuple[str, str], WordnetOverride]:
     path = TABLES / "wordnet_overrides.tsv"
     overrides = {}
     for row in read_table(path):
-        key = (row.fields["word"].lower(), _check(path, row, "pos", POS_VALUES))
+        key = (row.fields["word"].lower(), check_value(path, row, "pos", POS_VALUES))
         if key in overrides:
             raise InputFormatError(str(path), f"{key[0]} {key[1]} is listed twice", row.line)
         overrides[key] = WordnetOverride(
             key[0],
             key[1],
-            _check(path, row, "action", ("block", "prefer")),
+            check_value(path, row, "action", ("block", "prefer")),
             row.fields["antonym"],
             row.fields["reason"],
         )

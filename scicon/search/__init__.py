@@ -1,7 +1,9 @@
-"""The search method: Algorithm 1 (evolutionary) and the direct-prompt baseline."""
+"""The search method (Algorithm 1 and its direct-prompt baseline), one registered entry each.
 
-from scicon.search.base import Accepted, SearchOutcome, SearchSettings
-from scicon.search.direct import DirectPromptSearch
-from scicon.search.evolutionary import EvolutionarySearch
+A search factory gets its settings and the other three parts, assembled: the goal, the
+constraints (cheapest first) and the transformation (:class:`scicon.search.base.SearchParts`).
+"""
 
-__all__ = ["Accepted", "DirectPromptSearch", "EvolutionarySearch", "SearchOutcome", "SearchSettings"]
+from scicon.registry import Registry
+
+SEARCHES = Registry("search", package=__name__)

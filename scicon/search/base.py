@@ -1,26 +1,41 @@
-"""What a search returns for one pair."""
+"""What a search gets (its parts) and returns for one pair."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Protocol
 
-from scicon.records.evolve import GenerationTrace
+from scicon.constraints.base import Constraint
+from scicon.goal.base import TargetConfidence
+from scicon.records.corpus import Abstract
+from scicon.records.evolve import GenerationTrace, SearchStatus
+from scicon.records.pairs import Pair
+from scicon.transformations.base import Transformation
 
 
 @dataclass(frozen=True)
 class SearchSettings:
-    """Algorithm 1's sizes (paper Table 6)."""
+    """Algorithm 1's sizes (paper Table 6: 4, 5, 4)."""
 
-    population_size: int = 4
-    candidates_per_mutation: int = 5
-    max_iterations: int = 4
+    population_size: int
+    candidates_per_mutation: int
+    max_iterations: int
+
+
+@dataclass(frozen=True)
+class SearchParts:
+    goal: TargetConfidence
+    edits: Sequence[Constraint]  # checked per (parent, candidate), before any model score
+    constraints: Sequence[Constraint]  # model scores (topic, claim), cheapest first
+    transformation: Transformation
+    sizes: SearchSettings
 
 
 @dataclass(frozen=True)
 class Accepted:
     text: str
-    confidence: float
+    confidence: float | None
     similarity: float | None
     claim: float | None
     iteration: int
@@ -28,7 +43,13 @@ class Accepted:
 
 @dataclass(frozen=True)
 class SearchOutcome:
-    status: Literal["succeeded", "failed", "skipped"]
+    status: SearchStatus
     original_confidence: float | None
     generations: tuple[GenerationTrace, ...] = ()
     accepted: Accepted | None = None
+
+
+class Search(Protocol):
+    name: str
+
+    def run(self, pair: Pair, seed: int, context: Abstract | None = None) -> SearchOutcome: ...

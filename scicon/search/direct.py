@@ -1,27 +1,36 @@
 """The direct-prompt baseline (paper Table 2, "Direct LLM Prompt, no algo").
 
-One rewrite per pair from the word-replacement prompt, no search and no filters:
-the rewrite is taken as the target label. Its teacher confidence is still measured
+One rewrite per pair from the word-replacement prompt, no search and no filters (the
+edit constraints still apply: an empty or unchanged answer is no rewrite at all): the
+rewrite is taken as the target label. Its teacher confidence is still measured
 and recorded, which shows how often a single prompt would have met the goal.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from scicon.backbones.base import derive_seed
-from scicon.goal import TargetConfidence
+from scicon.constraints.base import Constraint
+from scicon.goal.base import TargetConfidence
 from scicon.records.corpus import Abstract
-from scicon.records.evolve import CandidateTrace, GenerationTrace, MemberTrace
+from scicon.records.evolve import CandidateTrace, GenerationTrace, MemberTrace, SearchStatus
 from scicon.records.pairs import Pair
-from scicon.search.base import Accepted, SearchOutcome
+from scicon.search import SEARCHES
+from scicon.search.base import Accepted, SearchOutcome, SearchParts
+from scicon.search.evolutionary import rejected_edits
 from scicon.transformations.base import MutationRequest, Transformation
 
 
 class DirectPromptSearch:
     name = "direct_prompt"
 
-    def __init__(self, goal: TargetConfidence, transformation: Transformation):
+    def __init__(
+        self, goal: TargetConfidence, transformation: Transformation, edits: Sequence[Constraint] = ()
+    ):
         self.goal = goal
         self.transformation = transformation
+        self.edits = list(edits)
 
     def run(self, pair: Pair, seed: int, context: Abstract | None = None) -> SearchOutcome:
         request = MutationRequest(
@@ -34,10 +43,14 @@ class DirectPromptSearch:
             context=context,
         )
         ((text,),) = self.transformation.propose([request])
+        (not_an_edit,) = rejected_edits(self.edits, pair, pair.sentence2, [text])
         if text is None:
             candidate, winner, accepted = CandidateTrace(text=None, rejected_by="no_mutation"), None, None
+        elif not_an_edit is not None:
+            candidate, winner, accepted = CandidateTrace(text=text, rejected_by=not_an_edit), None, None
         else:
             (confidence,) = self.goal.confidences([(pair.sentence1, text)])
+            # taken as the target label whatever the teacher says; its confidence is only recorded
             candidate, winner = CandidateTrace(text=text, confidence=confidence), 0
             accepted = Accepted(text, confidence, None, None, 0)
         member = MemberTrace(parent=pair.sentence2, candidates=(candidate,), winner=winner)
@@ -47,5 +60,15 @@ class DirectPromptSearch:
             best_member=None if accepted is None else 0,
             best_confidence=None if accepted is None else accepted.confidence,
         )
-        status = "succeeded" if accepted else "failed"
+        status = SearchStatus.SUCCEEDED if accepted else SearchStatus.FAILED
         return SearchOutcome(status, None, (generation,), accepted)
+
+
+# Under any other transformation the one "direct prompt" rewrite would not be a prompt.
+@SEARCHES.register(
+    "direct_prompt",
+    requires={"transformation": ("llm",)},
+    description="one rewrite per pair, no search and no filters (paper Table 2)",
+)
+def direct_prompt(settings: None, parts: SearchParts) -> DirectPromptSearch:
+    return DirectPromptSearch(parts.goal, parts.transformation, parts.edits)

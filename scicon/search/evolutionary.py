@@ -25,11 +25,12 @@ from dataclasses import dataclass
 
 from scicon.backbones.base import derive_seed
 from scicon.constraints.base import Constraint, ConstraintCheck
-from scicon.goal import TargetConfidence
+from scicon.goal.base import TargetConfidence
 from scicon.records.corpus import Abstract
-from scicon.records.evolve import CandidateTrace, GenerationTrace, MemberTrace
+from scicon.records.evolve import CandidateTrace, GenerationTrace, MemberTrace, SearchStatus
 from scicon.records.pairs import Pair
-from scicon.search.base import Accepted, SearchOutcome, SearchSettings
+from scicon.search import SEARCHES
+from scicon.search.base import Accepted, SearchOutcome, SearchParts, SearchSettings
 from scicon.transformations.base import MutationRequest, Transformation
 
 
@@ -40,6 +41,10 @@ class Member:
     confidence: float | None = None
     similarity: float | None = None
     claim: float | None = None
+
+
+# the scores a candidate's trace keeps (an edit constraint's verdict is its rejected_by)
+_RECORDED_SCORES = ("similarity", "claim")
 
 
 @dataclass
@@ -59,8 +64,10 @@ class EvolutionarySearch:
         constraints: Sequence[Constraint],
         transformation: Transformation,
         settings: SearchSettings,
+        edits: Sequence[Constraint] = (),
     ):
         self.goal = goal
+        self.edits = list(edits)
         # cheapest first: a candidate that fails a cheap check is never sent to a costly one
         self.constraints = sorted(constraints, key=lambda c: c.cost)
         self.transformation = transformation
@@ -69,7 +76,7 @@ class EvolutionarySearch:
     def run(self, pair: Pair, seed: int, context: Abstract | None = None) -> SearchOutcome:
         (original_confidence,) = self.goal.confidences([(pair.sentence1, pair.sentence2)])
         if self.goal.should_skip(original_confidence):
-            return SearchOutcome("skipped", original_confidence)
+            return SearchOutcome(SearchStatus.SKIPPED, original_confidence)
         population = [Member(pair.sentence2)] * self.settings.population_size
         generations: list[GenerationTrace] = []
         for iteration in range(self.settings.max_iterations):
@@ -88,8 +95,10 @@ class EvolutionarySearch:
                 accepted = Accepted(
                     winner.text, winner.confidence, winner.similarity, winner.claim, iteration
                 )
-                return SearchOutcome("succeeded", original_confidence, tuple(generations), accepted)
-        return SearchOutcome("failed", original_confidence, tuple(generations))
+                return SearchOutcome(
+                    SearchStatus.SUCCEEDED, original_confidence, tuple(generations), accepted
+                )
+        return SearchOutcome(SearchStatus.FAILED, original_confidence, tuple(generations))
 
     def _sample_mutations(
         self, pair: Pair, population: list[Member], iteration: int, seed: int, context: Abstract | None
@@ -107,14 +116,31 @@ class EvolutionarySearch:
             for index, member in enumerate(population)
         ]
         proposals = self.transformation.propose(requests)
-        scores = self._score({text for texts in proposals for text in texts if text is not None}, pair)
+        not_edits = {
+            (m, j): name
+            for m, (parent, texts) in enumerate(zip(population, proposals, strict=True))
+            for j, name in enumerate(rejected_edits(self.edits, pair, parent.text, texts))
+            if name is not None
+        }
+        scores = self._score(
+            {
+                text
+                for m, texts in enumerate(proposals)
+                for j, text in enumerate(texts)
+                if text is not None and (m, j) not in not_edits
+            },
+            pair,
+        )
 
         next_population, members = [], []
-        for parent, texts in zip(population, proposals, strict=True):
+        for m, (parent, texts) in enumerate(zip(population, proposals, strict=True)):
             candidates, winner = [], None
             for index, text in enumerate(texts):
                 if text is None:
                     candidates.append(CandidateTrace(text=None, rejected_by="no_mutation"))
+                    continue
+                if (m, index) in not_edits:
+                    candidates.append(CandidateTrace(text=text, rejected_by=not_edits[(m, index)]))
                     continue
                 score = scores[text]
                 candidates.append(CandidateTrace(text=text, **vars(score)))
@@ -140,8 +166,11 @@ class EvolutionarySearch:
             values = constraint.scores(checks)
             survivors = []
             for text, value in zip(alive, values, strict=True):
-                setattr(scores[text], constraint.kind, value)
-                if value >= constraint.threshold:
+                if constraint.kind in _RECORDED_SCORES:
+                    setattr(scores[text], constraint.kind, value)
+                if value is None:
+                    scores[text].rejected_by = f"{constraint.kind}_low_mass"
+                elif constraint.passes(value):
                     survivors.append(text)
                 else:
                     scores[text].rejected_by = constraint.kind
@@ -150,7 +179,27 @@ class EvolutionarySearch:
             alive, self.goal.confidences([(pair.sentence1, text) for text in alive]), strict=True
         ):
             scores[text].confidence = confidence
+            if confidence is None:
+                scores[text].rejected_by = "target_low_mass"
         return scores
+
+
+def rejected_edits(
+    edits: Sequence[Constraint], pair: Pair, parent: str, texts: Sequence[str | None]
+) -> list[str | None]:
+    """Per candidate, the first edit constraint it fails (None: passes them all, or no text)."""
+    rejected: list[str | None] = [None] * len(texts)
+    alive = [j for j, text in enumerate(texts) if text is not None]
+    for edit in edits:
+        checks = [ConstraintCheck(texts[j], pair.sentence1, pair.sentence2, parent) for j in alive]
+        survivors = []
+        for j, score in zip(alive, edit.scores(checks), strict=True):
+            if score is not None and edit.passes(score):
+                survivors.append(j)
+            else:
+                rejected[j] = edit.name
+        alive = survivors
+    return rejected
 
 
 def _best_member(population: list[Member]) -> int | None:
@@ -160,3 +209,8 @@ def _best_member(population: list[Member]) -> int | None:
         if member.mutated and (best is None or member.confidence > population[best].confidence):
             best = index
     return best
+
+
+@SEARCHES.register("evolutionary", description="Algorithm 1: population, generations, BESTCAND")
+def evolutionary(settings: None, parts: SearchParts) -> EvolutionarySearch:
+    return EvolutionarySearch(parts.goal, parts.constraints, parts.transformation, parts.sizes, parts.edits)

@@ -1,5 +1,5 @@
-"""LoRA fine-tuning of contradiction classifiers on SciCon."""
+"""LoRA fine-tuning of contradiction classifiers on SciCon (scoring: :mod:`scicon.classifier`)."""
 
-from scicon.train.lora import FinetuneResult, finetune, load_classifier, predict_contradiction
+from scicon.train.lora import FinetuneResult, finetune, save_classifier
 
-__all__ = ["FinetuneResult", "finetune", "load_classifier", "predict_contradiction"]
+__all__ = ["FinetuneResult", "finetune", "save_classifier"]

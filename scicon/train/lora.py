@@ -10,9 +10,10 @@ weight decay, periodic dev evaluation (ROC-AUC of the contradiction probability)
 and early stopping on it. 8-bit AdamW is used when bitsandbytes and a GPU are
 present, plain AdamW otherwise.
 
-Only the adapter, the tokenizer and a small run record are saved: the base model
-is referenced by its params value (``embedded:all-minilm-l6-v2``, a folder or a hub
-id), which keeps the artefact small and machine-independent.
+The saved folder loads with stock peft in a fresh process
+(``AutoPeftModelForSequenceClassification.from_pretrained(folder)``, with ``config.id2label``
+naming the contradiction class) and with :class:`scicon.classifier.ContradictionClassifier`
+from anywhere; see :func:`save_classifier` for how, and docs/evaluate.md for the trade-off.
 """
 
 from __future__ import annotations
@@ -31,6 +32,12 @@ import numpy as np
 import torch
 from sklearn.metrics import roc_auc_score
 
+from scicon.classifier import (
+    BASE_FOLDER,
+    RUN_RECORD,
+    ContradictionClassifier,
+    contradiction_probabilities_from_logits,
+)
 from scicon.errors import InputFormatError, ParamsError
 from scicon.models import resolve_model
 from scicon.records.dataset import Example
@@ -38,7 +45,6 @@ from scicon.train.params import FinetuneParams
 
 log = logging.getLogger(__name__)
 
-RUN_RECORD = "scicon_classifier.json"
 TRAIN_AUC_SAMPLE = 1000
 LABELS = {0: "non_contradiction", 1: "contradiction"}
 
@@ -139,14 +145,9 @@ def _roc_auc(labels: np.ndarray, scores: np.ndarray) -> float:
     return float(roc_auc_score(labels, scores)) if len(set(labels.tolist())) == 2 else float("nan")
 
 
-def contradiction_probabilities(logits: np.ndarray) -> np.ndarray:
-    shifted = logits - logits.max(axis=1, keepdims=True)
-    exp = np.exp(shifted)
-    return exp[:, 1] / exp.sum(axis=1)
-
-
 def _compute_metrics(prediction) -> dict:
-    scores = contradiction_probabilities(np.asarray(prediction.predictions))
+    contradiction = next(index for index, name in LABELS.items() if name == "contradiction")
+    scores = contradiction_probabilities_from_logits(np.asarray(prediction.predictions), contradiction)
     return {"roc_auc": _roc_auc(np.asarray(prediction.label_ids), scores)}
 
 
@@ -297,68 +298,57 @@ def _best_step(trainer) -> int | None:
 
 
 def save_classifier(model, tokenizer, params: FinetuneParams, output_dir: Path) -> None:
-    """Adapter (with the trained head), tokenizer and the run record, replacing ``output_dir``."""
+    """Adapter (with the trained head), tokenizer, base model and run record, replacing ``output_dir``.
+
+    The folder loads with stock peft — ``AutoPeftModelForSequenceClassification.from_pretrained``
+    builds the base from the adapter config's ``base_model_name_or_path`` and nothing else —
+    so the base has to be a folder whose config names the labels: ``base/`` inside the
+    classifier folder, recorded as ``<output_dir>/base`` exactly as ``output_dir`` was given.
+    DVC runs stages from the repository root with relative paths, so the recorded path is
+    the same in every clone (the folder's bytes do not depend on the machine) and resolves
+    from the repository root; :class:`~scicon.classifier.ContradictionClassifier` reads
+    ``base/`` from wherever the folder is. An ``embedded:`` reference or a machine's
+    site-packages path would do neither. The cost is a copy of the base weights per
+    classifier, which DVC's content-addressed cache stores once.
+    """
     import shutil
 
     output_dir = Path(output_dir)
     staging = output_dir.with_name(f".{output_dir.name}.tmp")
     shutil.rmtree(staging, ignore_errors=True)
-    # record the base model by its params reference, not this machine's resolved path
     config = model.peft_config["default"]
-    config.base_model_name_or_path = params.base_model
+    config.base_model_name_or_path = str(output_dir / BASE_FOLDER)
     # peft keeps module names in a set, written in hash-seed order: sorted, the same
     # training writes the same bytes, so DVC sees an unchanged model as unchanged
     for names in ("target_modules", "modules_to_save"):
         if isinstance(getattr(config, names, None), set | list | tuple):
             setattr(config, names, sorted(getattr(config, names)))
-    model.save_pretrained(staging)
+    # embeddings are not adapted (and the base path does not exist yet while staging)
+    model.save_pretrained(staging, save_embedding_layers=False)
     tokenizer.save_pretrained(staging)
+    _save_base(params, tokenizer, staging / BASE_FOLDER)
     record = {"base_model": params.base_model, "max_length": params.max_length, "labels": LABELS}
     (staging / RUN_RECORD).write_text(json.dumps(record, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     shutil.rmtree(output_dir, ignore_errors=True)
     staging.rename(output_dir)
 
 
-@torch.no_grad()
-def predict_contradiction(
-    model, tokenizer, pairs: Sequence[tuple[str, str]], max_length: int, batch_size: int = 32
-):
-    """P(contradiction) for each (sentence1, sentence2), in input order."""
-    from tqdm.auto import tqdm
+def _save_base(params: FinetuneParams, tokenizer, folder: Path) -> None:
+    """The untouched base model with the labelled head config, as a plain model folder.
 
-    model.eval()
-    device = next(model.parameters()).device
-    scores: list[float] = []
-    for start in tqdm(range(0, len(pairs), batch_size), desc="scoring", unit="batch", leave=False):
-        batch = pairs[start : start + batch_size]
-        encoded = tokenizer(
-            [a for a, _ in batch],
-            [b for _, b in batch],
-            truncation=True,
-            max_length=max_length,
-            padding=True,
-            return_tensors="pt",
-        ).to(device)
-        logits = model(**encoded).logits.float().cpu().numpy()
-        scores.extend(contradiction_probabilities(logits).tolist())
-    return scores
+    Its classification head is never used (the adapter carries the trained one), but its
+    initial weights are drawn from a fixed seed so that the saved bytes are reproducible.
+    """
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(params.seed)
+        base = load_base_model(params.base_model, tokenizer)
+    base.save_pretrained(folder)
 
 
 def score_examples_auc(model, tokenizer, examples: Sequence[Example], max_length: int) -> float:
-    scores = predict_contradiction(
-        model, tokenizer, [(e.sentence1, e.sentence2) for e in examples], max_length
+    """ROC-AUC of the in-memory model's P(contradiction) on ``examples``."""
+    scorer = ContradictionClassifier.from_model(model, tokenizer, max_length)
+    scores = scorer.raw_contradiction_probabilities(
+        [(e.sentence1, e.sentence2) for e in examples], progress="scoring"
     )
     return _roc_auc(np.array([e.label for e in examples]), np.array(scores))
-
-
-def load_classifier(folder: Path):
-    """The fine-tuned classifier saved by :func:`save_classifier`: (model, tokenizer, max_length)."""
-    from peft import PeftModel
-
-    folder = Path(folder)
-    record = json.loads((folder / RUN_RECORD).read_text(encoding="utf-8"))
-    tokenizer = load_tokenizer(str(folder))
-    base = load_base_model(record["base_model"], tokenizer)
-    model = PeftModel.from_pretrained(base, folder)
-    model.eval()
-    return model, tokenizer, int(record["max_length"])

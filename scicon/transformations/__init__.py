@@ -1,16 +1,10 @@
-"""REPLACEWORDS of Algorithm 1 and its ablations: how candidate rewrites are proposed."""
+"""REPLACEWORDS of Algorithm 1 and its ablations: how candidate rewrites of sentence2 are proposed.
 
-from scicon.transformations.base import MutationRequest, Transformation
-from scicon.transformations.llm import LlmWordReplacement
-from scicon.transformations.masked_lm import MaskedLmReplacement
-from scicon.transformations.mixed import MixedTransformation
-from scicon.transformations.random_words import RandomWordReplacement
+Each transformation registers itself in :data:`TRANSFORMATIONS` in its own module; the
+evolve stage picks one by name (``evolve.transformation``) with its settings
+(``evolve.settings.transformation.<name>``).
+"""
 
-__all__ = [
-    "LlmWordReplacement",
-    "MaskedLmReplacement",
-    "MixedTransformation",
-    "MutationRequest",
-    "RandomWordReplacement",
-    "Transformation",
-]
+from scicon.registry import Registry
+
+TRANSFORMATIONS = Registry("transformation", package=__name__)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -29,15 +28,8 @@ class Transformation(Protocol):
 
     def propose(self, requests: Sequence[MutationRequest]) -> list[list[str | None]]:
         """``request.count`` proposals per request, in a fixed order; None is a failed mutation
-        (empty, or the member or the original unchanged)."""
-
-
-_NORMALISE = re.compile(r"[^a-z0-9%.]+")
-
-
-def same_sentence(first: str, second: str) -> bool:
-    """Equal up to case, spacing and punctuation: such a rewrite changed nothing."""
-    return _NORMALISE.sub(" ", first.lower()).strip(" .") == _NORMALISE.sub(" ", second.lower()).strip(" .")
+        (no rewrite could be made or read). Whether a rewrite is a real edit of its member is
+        for the edit constraints to say (:mod:`scicon.constraints.edits`)."""
 
 
 class RandomizedTransformation:
@@ -57,13 +49,3 @@ class RandomizedTransformation:
 
     def _sample(self, request: MutationRequest, rng: random.Random) -> str | None:
         raise NotImplementedError
-
-
-def usable(rewrite: str | None, request: MutationRequest) -> str | None:
-    if (
-        rewrite is None
-        or same_sentence(rewrite, request.sentence2)
-        or same_sentence(rewrite, request.original)
-    ):
-        return None
-    return rewrite

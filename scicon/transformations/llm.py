@@ -4,9 +4,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from scicon.backbones import CachedBackbone, Sampling
+from pydantic import Field
+
+from scicon.backbones.base import Sampling
+from scicon.backbones.cache import CachedBackbone
+from scicon.evolve.context import AssemblyContext
+from scicon.params import Section
 from scicon.prompts import TARGET_LABEL_WORDS, WORD_REPLACEMENT, parse_rewrite
-from scicon.transformations.base import MutationRequest, usable
+from scicon.transformations import TRANSFORMATIONS
+from scicon.transformations.base import MutationRequest
+
+
+class LlmRewriteSettings(Section):
+    temperature: float = Field(ge=0.0)
+    top_p: float = Field(gt=0.0, le=1.0)
+    max_new_tokens: int = Field(gt=0)
+    backbone: dict | None = Field(description="overrides of the backbone section for the rewriter")
 
 
 class LlmWordReplacement:
@@ -31,6 +44,20 @@ class LlmWordReplacement:
         outputs = self.backbone.generate(prompts, [r.seed for r in requests], n=count, sampling=self.sampling)
         # a rewrite cut off by the token limit is a failed mutation, not a candidate
         return [
-            [None if c.truncated else usable(parse_rewrite(c.text, r.sentence2), r) for c in completions]
+            [None if c.truncated else parse_rewrite(c.text, r.sentence2) for c in completions]
             for r, completions in zip(requests, outputs, strict=True)
         ]
+
+
+@TRANSFORMATIONS.register(
+    "llm",
+    settings=LlmRewriteSettings,
+    needs_backbone=True,
+    description="the backbone rewrites (prompt E.3.3)",
+)
+def llm_word_replacement(settings: LlmRewriteSettings, context: AssemblyContext) -> LlmWordReplacement:
+    sampling = Sampling(
+        temperature=settings.temperature, max_tokens=settings.max_new_tokens, top_p=settings.top_p
+    )
+    backbone = context.backbone(settings.backbone, "evolve.settings.transformation.llm.backbone")
+    return LlmWordReplacement(backbone, sampling)

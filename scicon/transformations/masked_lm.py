@@ -11,15 +11,25 @@ from __future__ import annotations
 import random
 import threading
 
+from pydantic import Field
+
+from scicon.evolve.context import AssemblyContext
 from scicon.models import resolve_model
-from scicon.transformations.base import MutationRequest, RandomizedTransformation, usable
+from scicon.params import Section
+from scicon.transformations import TRANSFORMATIONS
+from scicon.transformations.base import MutationRequest, RandomizedTransformation
 from scicon.transformations.random_words import content_word_spans
+
+
+class MaskedLmSettings(Section):
+    model: str = Field(min_length=1, description="a fill-mask model folder or hub id")
+    top_k: int = Field(gt=0, description="predictions to choose from")
 
 
 class MaskedLmReplacement(RandomizedTransformation):
     name = "mlm"
 
-    def __init__(self, model: str, top_k: int = 10):
+    def __init__(self, model: str, top_k: int):
         import torch
         from transformers import AutoModelForMaskedLM, AutoTokenizer
 
@@ -40,7 +50,7 @@ class MaskedLmReplacement(RandomizedTransformation):
         options = [w for w in self._predictions(masked) if w.lower() != original.lower()]
         if not options:
             return None
-        return usable(request.sentence2[:start] + rng.choice(options) + request.sentence2[end:], request)
+        return request.sentence2[:start] + rng.choice(options) + request.sentence2[end:]
 
     def _predictions(self, masked: str) -> list[str]:
         torch = self._torch
@@ -56,3 +66,10 @@ class MaskedLmReplacement(RandomizedTransformation):
             if word.isalpha() and not word.startswith("##") and word not in words:
                 words.append(word)
         return words[: self.top_k]
+
+
+@TRANSFORMATIONS.register("mlm", settings=MaskedLmSettings, description="a masked LM's top predictions")
+def masked_lm_replacement(settings: MaskedLmSettings, context: AssemblyContext) -> MaskedLmReplacement:
+    replacement = MaskedLmReplacement(settings.model, settings.top_k)
+    context.record_model(f"mlm:{settings.model}", resolve_model(settings.model))
+    return replacement

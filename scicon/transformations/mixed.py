@@ -5,6 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from pydantic import Field, field_validator
+
+from scicon.evolve.context import AssemblyContext
+from scicon.params import Section
+from scicon.transformations import TRANSFORMATIONS
 from scicon.transformations.base import MutationRequest, Transformation
 
 
@@ -38,3 +43,27 @@ class MixedTransformation:
             for proposal, produced in zip(proposals, part.propose(batch), strict=True):
                 proposal.extend(produced)
         return proposals
+
+
+class MixedSettings(Section):
+    parts: dict[str, float] = Field(
+        min_length=1, description="transformation name -> share of each request's candidates, in order"
+    )
+
+    @field_validator("parts")
+    @classmethod
+    def _shares(cls, parts: dict[str, float]) -> dict[str, float]:
+        if any(share < 0 for share in parts.values()) or sum(parts.values()) <= 0:
+            raise ValueError("shares must be non-negative with a positive sum")
+        if "mixed" in parts:
+            raise ValueError("a mixed transformation cannot contain itself")
+        return parts
+
+
+@TRANSFORMATIONS.register("mixed", settings=MixedSettings, description="several transformations share out")
+def mixed_transformation(settings: MixedSettings, context: AssemblyContext) -> MixedTransformation:
+    from scicon.evolve.assembly import build_transformation
+
+    return MixedTransformation(
+        [(build_transformation(name, context), share) for name, share in settings.parts.items() if share > 0]
+    )

@@ -10,9 +10,13 @@ import random
 import re
 from collections.abc import Iterable, Sequence
 
+from pydantic import Field
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-from scicon.transformations.base import MutationRequest, RandomizedTransformation, usable
+from scicon.evolve.context import AssemblyContext
+from scicon.params import Section
+from scicon.transformations import TRANSFORMATIONS
+from scicon.transformations.base import MutationRequest, RandomizedTransformation
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z-]+")
 
@@ -29,7 +33,7 @@ def corpus_vocabulary(sentences: Iterable[str]) -> list[str]:
 class RandomWordReplacement(RandomizedTransformation):
     name = "random"
 
-    def __init__(self, vocabulary: Sequence[str], max_words: int = 2):
+    def __init__(self, vocabulary: Sequence[str], max_words: int):
         if not vocabulary:
             raise ValueError("random word replacement needs a non-empty vocabulary")
         self.vocabulary = list(vocabulary)
@@ -43,4 +47,18 @@ class RandomWordReplacement(RandomizedTransformation):
         text = request.sentence2
         for start, end in chosen:  # right to left keeps earlier offsets valid
             text = text[:start] + rng.choice(self.vocabulary) + text[end:]
-        return usable(text, request)
+        return text
+
+
+class RandomReplacementSettings(Section):
+    max_words: int = Field(gt=0, description="content words replaced per rewrite (at most)")
+
+
+@TRANSFORMATIONS.register(
+    "random", settings=RandomReplacementSettings, description="random corpus words, no guidance"
+)
+def random_word_replacement(
+    settings: RandomReplacementSettings, context: AssemblyContext
+) -> RandomWordReplacement:
+    vocabulary = corpus_vocabulary(s.text for a in context.abstracts for s in a.sentences)
+    return RandomWordReplacement(vocabulary, settings.max_words)

@@ -6,7 +6,18 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from scicon.transformations.base import MutationRequest, usable
+from pydantic import Field
+
+from scicon.evolve.context import AssemblyContext
+from scicon.params import Section
+from scicon.transformations import TRANSFORMATIONS
+from scicon.transformations.base import MutationRequest
+
+
+class RuleReplacementSettings(Section):
+    operators: tuple[str, ...] | None = Field(
+        description="operator names (null: every contradiction operator)"
+    )
 
 
 class RuleReplacement:
@@ -23,7 +34,12 @@ class RuleReplacement:
             edits = self.mutator.candidates(
                 request.sentence2, request.count, random.Random(request.seed), request.context
             )
-            texts: list[str | None] = [usable(edit.text, request) for edit in edits]
+            texts: list[str | None] = [edit.text for edit in edits]
             # the operators may have fewer distinct edits than asked for: the rest failed
             proposals.append(texts + [None] * (request.count - len(texts)))
         return proposals
+
+
+@TRANSFORMATIONS.register("rules", settings=RuleReplacementSettings, description="the rule operators")
+def rule_replacement(settings: RuleReplacementSettings, context: AssemblyContext) -> RuleReplacement:
+    return RuleReplacement(settings.operators)

@@ -13,9 +13,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from scicon.rules.analysis import Analysis, Edit, Token, apply_edits, match_case, negated_clause
+from scicon.records.base import TargetLabel
 from scicon.rules.context import AbstractContext, NumberMention, numbers_in
+from scicon.rules.edits import Edit, apply_edits
+from scicon.rules.inflection import match_case
+from scicon.rules.negation_scope import negated_clause
+from scicon.rules.operators import OPERATORS
 from scicon.rules.tables import PhraseFlip, cues, phrase_flips
+from scicon.rules.tagging import Analysis, Token
 
 _P_VALUE = re.compile(r"\b[pP]\s*(?P<op><=|>=|[<>≤≥])\s*0?[.,·]\d+")
 # A number right after these is a threshold or an interval bound, not a finding.
@@ -75,6 +80,9 @@ def _scaled(mention: NumberMention) -> str:
     return written
 
 
+@OPERATORS.register(
+    "numeric_mismatch", label=TargetLabel.CONTRADICTION, description="change, swap or flip a number"
+)
 def numeric_mismatch(analysis: Analysis, context: AbstractContext | None) -> list[tuple[str, str]]:
     text = analysis.text
     out = []
@@ -185,9 +193,15 @@ def _flips(analysis: Analysis, flips: tuple[PhraseFlip, ...]) -> list[tuple[str,
     return out
 
 
+@OPERATORS.register(
+    "quantifier_flip", label=TargetLabel.CONTRADICTION, description="all/some/none, more/fewer"
+)
 def flip_quantifier(analysis: Analysis, context: AbstractContext | None) -> list[tuple[str, str]]:
     return _flips(analysis, phrase_flips("quantifiers.tsv", tuple(CONTEXTS)))
 
 
+@OPERATORS.register(
+    "modality_flip", label=TargetLabel.CONTRADICTION, description="may/cannot, likely/unlikely"
+)
 def flip_modality(analysis: Analysis, context: AbstractContext | None) -> list[tuple[str, str]]:
     return _flips(analysis, phrase_flips("modality.tsv", tuple(CONTEXTS)))

@@ -1,13 +1,12 @@
-"""Sentences as tokens with character offsets, part of speech and lemma, and the
-helpers every operator uses to edit them grammatically.
+"""Sentences as tokens with character offsets, part of speech and lemma.
 
 Tokens come from scispaCy's biomedical tokenizer. Tags come from the installed spaCy
 model when there is one; otherwise from a lexicon tagger: the closed-class table
 (``tables/closed_class.tsv``) and lemminflect's dictionary give each word its
-possible readings, and the named context rules below pick one. The lexicon tagger
-is deliberately narrow — it has to find finite verbs, nouns and modifiers well
-enough for the operators, not tag arbitrary text — and the operators re-check the
-context they rely on.
+possible readings (:func:`readings`), and the named context rules of :func:`_pick`
+choose one. The lexicon tagger is deliberately narrow — it has to find finite verbs,
+nouns and modifiers well enough for the operators, not tag arbitrary text — and the
+operators re-check the context they rely on.
 """
 
 from __future__ import annotations
@@ -17,12 +16,15 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from scicon.negation import negation_words
 from scicon.rules import resources
 from scicon.rules.tables import closed_class, cues
 
 FINITE_TAGS = frozenset({"VBD", "VBZ", "VBP", "MD"})
 ADVERB_TAGS = frozenset({"RB", "RBR", "RBS"})
 NOMINAL_TAGS = frozenset({"NN", "NNS", "NNP", "NNPS", "PRP", "CD"})
+# "not", "never": tagged as adverbs, but part of the verb phrase they negate
+VERBAL_NEGATORS = negation_words("verbal")
 _TAGS_OF_POS = {
     "VERB": ("VB", "VBD", "VBG", "VBN", "VBP", "VBZ"),
     "NOUN": ("NN", "NNS"),
@@ -78,7 +80,7 @@ class Analysis:
         j = i + step
         while 0 <= j < len(self.tokens):
             token = self.tokens[j]
-            if not (skip_adverbs and token.tag in ADVERB_TAGS and token.lower not in ("not", "n't", "never")):
+            if not (skip_adverbs and token.tag in ADVERB_TAGS and token.lower not in VERBAL_NEGATORS):
                 return token
             j += step
         return None
@@ -194,7 +196,7 @@ def _first(options: Sequence[Reading], *tags: str) -> Reading | None:
 
 def _previous_core(chosen: Sequence[Reading], words: Sequence[str]) -> tuple[Reading | None, int]:
     for j in range(len(chosen) - 1, -1, -1):
-        if chosen[j].tag in ADVERB_TAGS and words[j].lower() not in ("not", "n't", "never"):
+        if chosen[j].tag in ADVERB_TAGS and words[j].lower() not in VERBAL_NEGATORS:
             continue
         return chosen[j], j
     return None, -1
@@ -340,117 +342,3 @@ def _other_finite(words, options, chosen, i: int, step: int) -> bool:
             return True
         j += step
     return False
-
-
-NEGATORS = frozenset({"not", "n't", "no", "never", "none", "neither", "nor", "without", "cannot"})
-_CLAUSE_START = frozenset({";", ":", ",", "but", "whereas", "while", "although"})
-
-
-def negated_clause(analysis: Analysis, i: int) -> bool:
-    """Whether a negator precedes token ``i`` in its clause. Swapping a scalar word under
-    negation ("did not yield higher" -> "did not yield lower") is not a contradiction."""
-    for token in reversed(analysis.tokens[:i]):
-        if token.lower in _CLAUSE_START or (token.lower == "that" and token.tag == "IN"):
-            return False
-        if token.lower in NEGATORS:
-            return True
-    return False
-
-
-# ---------------------------------------------------------------- inflection and editing
-
-
-def inflect(lemma: str, tag: str) -> str:
-    """``lemma`` in the form ``tag`` (Penn Treebank); multiword lemmas inflect their head."""
-    li = resources.lemminflect()
-    parts = lemma.split()
-    head = 0 if tag.startswith("VB") else len(parts) - 1
-    word = parts[head]
-    if tag in ("JJR", "JJS", "RBR", "RBS"):
-        forms = li.getInflection(word, tag, inflect_oov=False)
-        # lemminflect makes "effectiver" for long adjectives: keep only forms it knows as words
-        if forms and li.getAllLemmas(forms[0]) and len(parts) == 1:
-            return forms[0]
-        return ("more " if tag in ("JJR", "RBR") else "most ") + lemma
-    forms = li.getInflection(word, tag) if tag not in ("JJ", "RB", "NN", "NNP") else (word,)
-    parts[head] = forms[0] if forms else word
-    return " ".join(parts)
-
-
-def match_case(template: str, word: str) -> str:
-    """``word`` capitalised like ``template`` (first letter only; all-caps templates are acronyms)."""
-    if template[:1].isupper() and not word[:1].isupper():
-        return word[:1].upper() + word[1:]
-    return word
-
-
-def indefinite_article(word: str) -> str:
-    lower = word.lower()
-    # "an unsafe", "a useful", "an hour", "a one-year": by sound, approximated by spelling
-    if lower.startswith(("hour", "honest", "heir")):
-        return "an"
-    sounds_like_you = lower.startswith(("uni", "use", "usu", "eu", "one", "once", "ur"))
-    if sounds_like_you and not lower.startswith(("unim", "unin")):  # but "an unimportant"
-        return "a"
-    return "an" if lower[:1] in "aeiou" else "a"
-
-
-def _keeps_capital(word: str) -> bool:
-    """Acronyms and names keep their capital inside a sentence; common words do not."""
-    if any(c.isupper() for c in word[1:]) or any(c.isdigit() for c in word):
-        return True
-    return not resources.lemminflect().getAllLemmas(word.lower())
-
-
-@dataclass(frozen=True)
-class Edit:
-    """Replace tokens ``first``..``last`` (inclusive) with ``text``.
-
-    ``first > last`` inserts ``text`` before token ``first``.
-    """
-
-    first: int
-    last: int
-    text: str
-
-
-def apply_edits(analysis: Analysis, edits: Sequence[Edit]) -> str:
-    """The sentence with ``edits`` applied: sentence-initial capitals kept, articles agreed, spaces tidy."""
-    tokens = analysis.tokens
-    text = analysis.text
-    pieces: list[tuple[int, int, str]] = []
-    for edit in sorted(edits, key=lambda e: e.first):
-        if edit.first > edit.last:  # insertion before token `first`
-            if edit.first == 0:
-                # "Significant correlations" -> "No significant correlations"
-                head = tokens[0]
-                lowered = head.text if _keeps_capital(head.text) else head.text[:1].lower() + head.text[1:]
-                pieces.append((head.start, head.end, f"{edit.text} {lowered}"))
-                continue
-            at = tokens[edit.first].start if edit.first < len(tokens) else len(text)
-            pieces.append((at, at, edit.text + " "))
-            continue
-        start, end = tokens[edit.first].start, tokens[edit.last].end
-        replacement = edit.text
-        if not replacement:  # a deletion takes one neighbouring space with it
-            if end < len(text) and text[end] == " ":
-                end += 1
-            elif start > 0 and text[start - 1] == " ":
-                start -= 1
-        if edit.first == 0:
-            replacement = match_case(tokens[0].text, replacement)
-        pieces.append((start, end, replacement))
-        # agree "a"/"an" with the new first word
-        if edit.first > 0 and tokens[edit.first - 1].lower in ("a", "an") and replacement:
-            article = tokens[edit.first - 1]
-            wanted = match_case(article.text, indefinite_article(replacement.split()[0]))
-            if wanted != article.text and not any(p[0] == article.start for p in pieces):
-                pieces.append((article.start, article.end, wanted))
-    out, cursor = [], 0
-    for start, end, replacement in sorted(pieces):
-        out.append(text[cursor:start])
-        out.append(replacement)
-        cursor = end
-    out.append(text[cursor:])
-    result = "".join(out).strip()
-    return result[:1].upper() + result[1:] if text[:1].isupper() else result

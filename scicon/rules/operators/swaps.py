@@ -21,10 +21,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from scicon.records.base import TargetLabel
 from scicon.rules import resources
-from scicon.rules.analysis import Analysis, readings
 from scicon.rules.context import AbstractContext
+from scicon.rules.operators import OPERATORS
 from scicon.rules.tables import closed_class, cues
+from scicon.rules.tagging import Analysis, readings
 
 
 @dataclass(frozen=True)
@@ -121,6 +123,7 @@ def _splice(text: str, replacements: list[tuple[int, int, str]], context: Abstra
     return "".join(out)
 
 
+@OPERATORS.register("role_swap", label=TargetLabel.CONTRADICTION, description="swap the ranked entities")
 def role_swap(analysis: Analysis, context: AbstractContext | None) -> list[tuple[str, str]]:
     if context is None or not _ranks(analysis.text):
         return []
@@ -146,6 +149,9 @@ def role_swap(analysis: Analysis, context: AbstractContext | None) -> list[tuple
     return out
 
 
+@OPERATORS.register(
+    "entity_swap", label=TargetLabel.CONTRADICTION, description="replace an arm by the other arm"
+)
 def entity_swap(analysis: Analysis, context: AbstractContext | None) -> list[tuple[str, str]]:
     if context is None or not context.arms or not _words(analysis.text) & _STRONG_CUES:
         return []

@@ -25,19 +25,15 @@ import functools
 import re
 from collections import defaultdict
 
+from scicon.records.base import TargetLabel
 from scicon.rules import resources
-from scicon.rules.analysis import (
-    Analysis,
-    Edit,
-    Token,
-    apply_edits,
-    inflect,
-    match_case,
-    negated_clause,
-    readings,
-)
 from scicon.rules.context import AbstractContext
+from scicon.rules.edits import Edit, apply_edits
+from scicon.rules.inflection import inflect, match_case
+from scicon.rules.negation_scope import negated_clause
+from scicon.rules.operators import OPERATORS
 from scicon.rules.tables import LexicalPair, closed_class, polarity_pairs, synonym_pairs, wordnet_overrides
+from scicon.rules.tagging import Analysis, Token, readings
 
 # Senses of a word considered for antonyms, in WordNet's frequency order; verbs are
 # the most polysemous, so only their first sense counts.
@@ -130,6 +126,9 @@ def _lexicon_swaps(
     return out
 
 
+@OPERATORS.register(
+    "polarity_lexicon", label=TargetLabel.CONTRADICTION, description="biomedical polarity lexicon"
+)
 def polarity_reversal(analysis: Analysis, context: AbstractContext | None) -> list[tuple[str, str]]:
     return _lexicon_swaps(analysis, context, polarity_pairs())
 
@@ -200,10 +199,19 @@ def _antonym_swaps(analysis: Analysis, context: AbstractContext | None, any_sens
     return out
 
 
+@OPERATORS.register(
+    "wordnet_antonym", label=TargetLabel.CONTRADICTION, description="WordNet antonym, frequent senses"
+)
 def wordnet_antonym(analysis: Analysis, context: AbstractContext | None) -> list[tuple[str, str]]:
     return _antonym_swaps(analysis, context, any_sense=False)
 
 
+@OPERATORS.register(
+    "eda_antonym",
+    label=TargetLabel.CONTRADICTION,
+    description="EDA-style antonym from any sense",
+    default=False,
+)
 def eda_antonym(analysis: Analysis, context: AbstractContext | None) -> list[tuple[str, str]]:
     return _antonym_swaps(analysis, context, any_sense=True)
 
@@ -229,6 +237,9 @@ def _wordnet_synonym(word: str, pos: str) -> str | None:
     return None
 
 
+@OPERATORS.register(
+    "synonym_control", label=TargetLabel.NON_CONTRADICTION, description="label-preserving synonym swap"
+)
 def synonym_control(analysis: Analysis, context: AbstractContext | None) -> list[tuple[str, str]]:
     out = _lexicon_swaps(analysis, context, synonym_pairs(), negating=False)
     curated = {t.lower for t in analysis.tokens if any(p.word == t.lemma for p in synonym_pairs())}

@@ -20,21 +20,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scicon.rules.analysis import (
-    ADVERB_TAGS,
-    FINITE_TAGS,
-    Analysis,
-    Edit,
-    Token,
-    apply_edits,
-    indefinite_article,
-    inflect,
-    match_case,
-)
+from scicon.records.base import TargetLabel
 from scicon.rules.context import AbstractContext
+from scicon.rules.edits import Edit, apply_edits
+from scicon.rules.inflection import indefinite_article, inflect, match_case
+from scicon.rules.negation_scope import negated_verb, negative_subject
+from scicon.rules.operators import OPERATORS
 from scicon.rules.tables import cues
+from scicon.rules.tagging import ADVERB_TAGS, FINITE_TAGS, VERBAL_NEGATORS, Analysis, Token
 
-_NEGATORS = ("not", "n't", "never")
 _DO_FORM = {"VBD": "did", "VBZ": "does", "VBP": "do"}
 _TENSE_OF_DO = {"did": "VBD", "does": "VBZ", "do": "VBP"}
 _BE_FORMS = {"am", "is", "are", "was", "were"}
@@ -77,7 +71,7 @@ def predicates(analysis: Analysis) -> list[Predicate]:
             continue  # "as follows", "than expected": not a clause's predicate
         chained = analysis.neighbour(t.i, -1, skip_adverbs=True)
         if chained is not None and (
-            chained.lower == "to" or chained.lower in _NEGATORS or chained.tag == "MD"
+            chained.lower == "to" or chained.lower in VERBAL_NEGATORS or chained.tag == "MD"
         ):
             continue  # "shown to have", "do not have", "may have": the chain's first verb is the predicate
         if chained is not None and chained.pos == "AUX" and chained.tag in FINITE_TAGS:
@@ -93,13 +87,6 @@ def predicates(analysis: Analysis) -> list[Predicate]:
     return [p for p in found if p.index not in claim_reporters]
 
 
-def _is_negated(analysis: Analysis, verb: Token) -> bool:
-    if verb.lower in ("cannot", "can't"):
-        return True
-    following = analysis.neighbour(verb.i, 1, skip_adverbs=True)
-    return following is not None and following.lower in (*_NEGATORS, "no", "none", "neither", "nothing")
-
-
 def _next_core(analysis: Analysis, i: int) -> Token | None:
     return analysis.neighbour(i, 1, skip_adverbs=True)
 
@@ -110,7 +97,11 @@ def _do_support(analysis: Analysis, verb: Token, lemma: str | None = None) -> Ed
     sentence_adverbs = cues()["sentence_adverb"]
     while first > 0:
         before = analysis.tokens[first - 1]
-        if before.tag not in ADVERB_TAGS or before.lower in sentence_adverbs or before.lower in _NEGATORS:
+        if (
+            before.tag not in ADVERB_TAGS
+            or before.lower in sentence_adverbs
+            or before.lower in VERBAL_NEGATORS
+        ):
             break
         first -= 1
     adverbs = [t.text for t in analysis.tokens[first : verb.i]]
@@ -120,7 +111,7 @@ def _do_support(analysis: Analysis, verb: Token, lemma: str | None = None) -> Ed
 
 def negate_predicate(analysis: Analysis, verb: Token) -> tuple[str, Edit] | None:
     """The rule name and edit that negate finite ``verb``; None if it is already negative."""
-    if _is_negated(analysis, verb):
+    if negated_verb(analysis, verb):
         return None
     lower = verb.lower
     nxt = _next_core(analysis, verb.i)
@@ -141,21 +132,13 @@ def negate_predicate(analysis: Analysis, verb: Token) -> tuple[str, Edit] | None
     return None
 
 
-def _negative_subject(analysis: Analysis, verb: int) -> bool:
-    """ "No serious adverse events were reported": the clause is negative already."""
-    for t in reversed(analysis.tokens[:verb]):
-        if t.lower in (";", ":") or (t.lower == "that" and t.tag == "IN"):
-            return False
-        # "No serious events were", "None of the fetuses, including 15, had", "not all children had"
-        if t.lower in ("no", "none", "nothing", "neither", "nobody", "never", "not"):
-            return True
-    return False
-
-
+@OPERATORS.register(
+    "negation_insert", label=TargetLabel.CONTRADICTION, description="negate the main or claimed predicate"
+)
 def insert_negation(analysis: Analysis, context: AbstractContext | None) -> list[tuple[str, str]]:
     out = []
     for predicate in predicates(analysis):
-        if _negative_subject(analysis, predicate.index):
+        if negative_subject(analysis, predicate.index):
             continue
         made = negate_predicate(analysis, analysis.tokens[predicate.index])
         if made is not None:
@@ -175,7 +158,7 @@ def _article_to_no(analysis: Analysis) -> list[tuple[str, str]]:
                 nxt.lower in ("significant", "statistically")
                 and before is not None
                 and before.pos in ("AUX", "VERB")
-                and not _is_negated(analysis, before)
+                and not negated_verb(analysis, before)
             ):
                 out.append(("article_no", apply_edits(analysis, [Edit(t.i, t.i, match_case(t.text, "no"))])))
     return out
@@ -217,6 +200,9 @@ def _elided(tokens, aux: Token) -> bool:
     return aux.i > 1 and tokens[aux.i - 1].lower in ("and", "or") and tokens[aux.i - 2].lower in _TENSE_OF_DO
 
 
+@OPERATORS.register(
+    "negation_remove", label=TargetLabel.CONTRADICTION, description="remove a predicate's negation"
+)
 def remove_negation(analysis: Analysis, context: AbstractContext | None) -> list[tuple[str, str]]:
     out = []
     tokens = analysis.tokens
@@ -274,6 +260,9 @@ def _takes_not(analysis: Analysis, aux: Token, adverb: Token) -> bool:
     return aux.lower in _HAVE_FORMS and following is not None and following.tag == "VBN"
 
 
+@OPERATORS.register(
+    "significance_flip", label=TargetLabel.CONTRADICTION, description="significant <-> not significant"
+)
 def flip_significance(analysis: Analysis, context: AbstractContext | None) -> list[tuple[str, str]]:
     """ "significantly" <-> "not significantly", "a/no significant", "non-significant" -> "significant"."""
     out = []
@@ -299,7 +288,9 @@ def flip_significance(analysis: Analysis, context: AbstractContext | None) -> li
                     out.append(
                         ("delete_not_significantly", apply_edits(analysis, [Edit(before.i, before.i, "")]))
                     )
-            elif before is not None and _takes_not(analysis, before, t) and not _is_negated(analysis, before):
+            elif (
+                before is not None and _takes_not(analysis, before, t) and not negated_verb(analysis, before)
+            ):
                 out.append(("not_significantly", apply_edits(analysis, [Edit(first, first - 1, "not")])))
             elif nxt is not None and nxt.tag in _DO_FORM and nxt.pos == "VERB":
                 out.append(
@@ -307,7 +298,7 @@ def flip_significance(analysis: Analysis, context: AbstractContext | None) -> li
                 )
         elif t.lower == "significant":
             if before is not None and before.lower in ("a", "an"):
-                if any(x.lower in _NEGATORS for x in tokens[max(0, before.i - 2) : before.i]):
+                if any(x.lower in VERBAL_NEGATORS for x in tokens[max(0, before.i - 2) : before.i]):
                     continue  # "was not a significant predictor", "not to a significant degree"
                 out.append(
                     (

@@ -1,0 +1,203 @@
+"""A seeded, stratified sample of a SciCon build, stable when the build changes a little.
+
+- **Strata** are the combinations of the Example fields in ``audit.strata`` that occur in
+  the build (by default generator, label and mutation type, so the label-preserving rule
+  controls — generator ``rules``, label 0 — form their own strata). Nothing here lists the
+  generators: a new one is a new stratum.
+- **Allocation** is proportional to stratum size (largest remainders), so with
+  ``min_per_stratum: 0`` the sample is self-weighting like the paper's simple random sample
+  of 100 pairs; a floor makes rare strata visible, and each item then carries the weight
+  (stratum rows / sampled items) that :mod:`scicon.audit.figures` uses for build-level figures.
+- **Selection** ranks each stratum's rows by a hash of (seed, example id) and takes the top:
+  the permanent-random-number method of coordinated survey samples. An example keeps its
+  rank from build to build, so a rebuilt SciCon keeps most of the old sample and only the
+  rows that entered it need new judgments. Rows are taken from as many different abstracts
+  as possible: an abstract gives a second row only when no stratum can be filled from
+  unused ones, because seeing a sentence and its edit in two items tells an annotator
+  which sentence was edited.
+- **Item ids** are the same hash, so they are stable too and reveal nothing (example ids
+  end in the generator's name).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import math
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from scicon.audit.params import LABEL_VALUES, AuditParams
+from scicon.records.audit import AuditItem
+from scicon.records.dataset import Example
+
+log = logging.getLogger(__name__)
+
+KEY_FILE = "key.jsonl"  # in the sample folder: the answer key, one AuditItem per line
+MANIFEST_FILE = "manifest.json"  # in the sample folder: what was drawn from what
+LABEL_NAMES = dict(zip((1, 0), LABEL_VALUES, strict=True))
+NONE = "none"
+ITEM_ID_PATTERN = r"item-[0-9a-f]{12}"
+
+
+def _digest(seed: int, example_id: str) -> str:
+    return hashlib.sha256(f"scicon-audit:{seed}:{example_id}".encode()).hexdigest()
+
+
+def item_id(seed: int, example_id: str) -> str:
+    """The blinded id of an example in the audit with ``seed``."""
+    return f"item-{_digest(seed, example_id)[:12]}"
+
+
+def field_value(example: Example, field: str) -> str:
+    """An Example field as a stratum or breakdown value: labels by name, missing as 'none'."""
+    value = getattr(example, field)
+    if field == "label":
+        return LABEL_NAMES[value]
+    return NONE if value is None else str(value)
+
+
+def stratum_of(example: Example, fields: Sequence[str]) -> str:
+    return "/".join(field_value(example, field) for field in fields)
+
+
+def allocate(populations: Mapping[str, int], size: int, minimum: int) -> dict[str, int]:
+    """Items per stratum: at least ``minimum`` each, the rest proportional to population.
+
+    A stratum whose proportional share is below its floor gets the floor, and the others
+    share what is left in proportion (repeated until no share falls below a floor); the
+    rounding goes by largest remainders. When the floors alone exceed ``size``, the largest
+    strata get theirs first.
+    """
+    size = min(size, sum(populations.values()))
+    by_size = sorted(populations, key=lambda h: (-populations[h], h))
+    floors, budget = {}, size
+    for stratum in by_size:
+        floors[stratum] = min(populations[stratum], minimum, budget)
+        budget -= floors[stratum]
+    pinned: dict[str, int] = {}
+    while True:
+        free = [h for h in by_size if h not in pinned]
+        budget = size - sum(pinned.values())
+        free_rows = sum(populations[h] for h in free)
+        share = {h: budget * populations[h] / free_rows if free_rows else 0.0 for h in free}
+        below = {h: floors[h] for h in free if share[h] < floors[h]}
+        if not below:
+            break
+        pinned |= below
+    counts = pinned | {h: min(populations[h], math.floor(share[h])) for h in free}
+    by_remainder = sorted(free, key=lambda h: (-(share[h] - math.floor(share[h])), -populations[h], h))
+    for stratum in by_remainder:
+        if sum(counts.values()) >= size:
+            break
+        if counts[stratum] < populations[stratum]:
+            counts[stratum] += 1
+    return counts
+
+
+@dataclass(frozen=True)
+class Stratum:
+    population: int
+    sampled: int
+
+    @property
+    def weight(self) -> float:
+        return self.population / self.sampled if self.sampled else 0.0
+
+
+@dataclass(frozen=True)
+class AuditSample:
+    items: list[AuditItem]
+    strata: dict[str, Stratum]
+    requested: int
+
+    def manifest(self, params: AuditParams) -> dict:
+        """What was drawn from what (the sample folder's ``manifest.json``)."""
+        return {
+            "requested": self.requested,
+            "items": len(self.items),
+            "build_rows": sum(s.population for s in self.strata.values()),
+            "strata_fields": list(params.strata),
+            "only": {field: list(values) for field, values in params.only.items()},
+            "seed": params.seed,
+            "min_per_stratum": params.min_per_stratum,
+            "abstracts": len({item.example.pmid for item in self.items}),
+            "strata": {
+                name: {"population": s.population, "sampled": s.sampled, "weight": round(s.weight, 6)}
+                for name, s in sorted(self.strata.items())
+            },
+        }
+
+
+def draw_sample(examples: Iterable[Example], params: AuditParams) -> AuditSample:
+    """The audit sample of the build's rows that ``params.only`` admits, in item-id order."""
+    rows = [
+        example
+        for example in examples
+        if all(field_value(example, field) in values for field, values in params.only.items())
+    ]
+    members: dict[str, list[Example]] = defaultdict(list)
+    for example in rows:
+        members[stratum_of(example, params.strata)].append(example)
+    quotas = allocate({h: len(m) for h, m in members.items()}, params.size, params.min_per_stratum)
+    for stratum, quota in sorted(quotas.items()):
+        if quota == 0:
+            log.info(
+                "audit: stratum %s (%d rows) gets no item at size %d",
+                stratum,
+                len(members[stratum]),
+                params.size,
+            )
+
+    ranked = sorted(rows, key=lambda e: _digest(params.seed, e.example_id))
+    stratum_by_id = {e.example_id: stratum_of(e, params.strata) for e in rows}
+    taken: Counter[str] = Counter()
+    per_abstract: Counter[str] = Counter()
+    chosen: list[Example] = []
+    chosen_ids: set[str] = set()
+    most_per_abstract = max(Counter(e.pmid for e in rows).values(), default=0)
+    for allowed in range(1, most_per_abstract + 1):
+        if all(taken[h] >= q for h, q in quotas.items()):
+            break
+        for example in ranked:
+            h = stratum_by_id[example.example_id]
+            if (
+                example.example_id in chosen_ids
+                or taken[h] >= quotas[h]
+                or per_abstract[example.pmid] >= allowed
+            ):
+                continue
+            chosen.append(example)
+            chosen_ids.add(example.example_id)
+            taken[h] += 1
+            per_abstract[example.pmid] += 1
+
+    strata = {h: Stratum(population=len(members[h]), sampled=taken[h]) for h in members}
+    items = [
+        AuditItem(
+            item_id=item_id(params.seed, example.example_id),
+            stratum=stratum_by_id[example.example_id],
+            weight=strata[stratum_by_id[example.example_id]].weight,
+            example=example,
+        )
+        for example in chosen
+    ]
+    if len({item.item_id for item in items}) != len(items):
+        raise ValueError("audit: two examples share an item id (duplicate example ids in the build?)")
+    items.sort(key=lambda item: item.item_id)
+    log.info(
+        "audit: %d items from %d rows in %d strata, %d abstracts",
+        len(items),
+        len(rows),
+        len(members),
+        len({i.example.pmid for i in items}),
+    )
+    if len(items) < params.size:
+        log.warning(
+            "audit: the build's %d rows give %d items, fewer than audit.size=%d",
+            len(rows),
+            len(items),
+            params.size,
+        )
+    return AuditSample(items=items, strata=strata, requested=params.size)

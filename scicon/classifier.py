@@ -1,0 +1,240 @@
+"""P(contradiction) from a saved sequence-classification model: one scorer for every caller.
+
+A classifier folder is either what the finetune stage saves (a LoRA adapter with its
+trained head, the tokenizer, the base model in ``base/`` and a run record, see
+:func:`scicon.train.lora.save_classifier`) or any plain Hugging Face
+sequence-classification folder, such as an NLI cross-encoder. The contradiction
+class is found by name in the model's ``config.id2label``; the maximum input length
+comes from the run record when there is one, else from the tokenizer. If the folder
+holds ``calibration.json`` (a :class:`scicon.calibration.Calibration`), the scorer's
+probabilities are calibrated by it; the raw ones stay available, and ROC-AUC (a rank
+statistic) is computed from them.
+
+Scoring is batched and holds a lock around tokenisation and the forward pass, so one
+instance can serve several threads (the evolve search scores candidates from worker
+threads).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from scicon.calibration import Calibration
+from scicon.errors import InputFormatError, InputNotFoundError
+from scicon.models import resolve_model
+
+log = logging.getLogger(__name__)
+
+SentencePair = tuple[str, str]
+
+RUN_RECORD = "scicon_classifier.json"  # written by the finetune stage: base model, max_length, labels
+CALIBRATION_FILE = "calibration.json"
+ADAPTER_CONFIG = "adapter_config.json"
+BASE_FOLDER = "base"  # the base model, its config naming the labels, inside an adapter folder
+CONTRADICTION = "contradiction"
+# inputs longer than this are truncated when neither the run record nor the tokenizer says
+FALLBACK_MAX_LENGTH = 512
+
+
+def contradiction_probabilities_from_logits(logits: np.ndarray, label_index: int) -> np.ndarray:
+    """Softmax probability of class ``label_index``; a single-logit head is read through a sigmoid."""
+    logits = np.asarray(logits, dtype=np.float64)
+    if logits.shape[-1] == 1:
+        return 1.0 / (1.0 + np.exp(-logits[:, 0]))
+    shifted = logits - logits.max(axis=-1, keepdims=True)
+    exp = np.exp(shifted)
+    return exp[:, label_index] / exp.sum(axis=-1)
+
+
+def label_index(id2label: dict, wanted: str, origin: str) -> int:
+    """The index of label ``wanted`` (a name, case-insensitive, or an index as digits)."""
+    if wanted.isdigit():
+        index = int(wanted)
+        if index not in {int(key) for key in id2label}:
+            raise InputFormatError(origin, f"no label index {index} (labels: {dict(id2label)})")
+        return index
+    for index, name in id2label.items():
+        if str(name).lower() == wanted.lower():
+            return int(index)
+    raise InputFormatError(
+        origin, f"no label named {wanted!r} among {sorted(map(str, id2label.values()))}; name it explicitly"
+    )
+
+
+def _device(requested: str | None):
+    import torch
+
+    if requested in (None, "auto"):
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    return torch.device(requested)
+
+
+def _read_run_record(folder: Path) -> dict:
+    path = folder / RUN_RECORD
+    if not path.is_file():
+        return {}
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as error:
+        raise InputFormatError(str(path), f"not valid JSON: {error.msg}", error.lineno) from error
+
+
+def _load_model(folder: Path, record: dict):
+    """The model of ``folder``: an adapter on its base, or a plain model.
+
+    LoRA stays unmerged: merging changes the floats slightly, and scores that break the
+    finetune stage's exact ties would make its reported ROC-AUC differ from evaluate's.
+    """
+    from transformers import AutoModelForSequenceClassification
+
+    if not (folder / ADAPTER_CONFIG).is_file():
+        return AutoModelForSequenceClassification.from_pretrained(folder)
+    from peft import PeftConfig, PeftModel
+
+    base_folder = folder / BASE_FOLDER
+    if (base_folder / "config.json").is_file():
+        base = AutoModelForSequenceClassification.from_pretrained(base_folder)
+    else:
+        # an adapter without its base (saved elsewhere, or by an older SciCon): the base
+        # named in the adapter config, labelled from the run record when there is one
+        reference = record.get("base_model") or PeftConfig.from_pretrained(folder).base_model_name_or_path
+        labels = {int(k): v for k, v in record.get("labels", {}).items()}
+        extra = {"num_labels": len(labels), "id2label": labels} if labels else {}
+        if labels:
+            extra["label2id"] = {name: index for index, name in labels.items()}
+        base = AutoModelForSequenceClassification.from_pretrained(resolve_model(reference), **extra)
+    return PeftModel.from_pretrained(base, folder)
+
+
+def _max_length(record: dict, tokenizer, config) -> int:
+    if record.get("max_length"):
+        return int(record["max_length"])
+    candidates = [
+        value
+        for value in (
+            getattr(tokenizer, "model_max_length", None),
+            getattr(config, "max_position_embeddings", None),
+        )
+        if isinstance(value, int) and 0 < value < 1_000_000
+    ]
+    return min(candidates) if candidates else FALLBACK_MAX_LENGTH
+
+
+class ContradictionClassifier:
+    """P(contradiction) of sentence pairs from a classifier folder (see the module docstring).
+
+    ``contradiction_label`` names the contradiction class in ``config.id2label`` (or gives
+    its index as digits). ``max_length`` overrides what the folder says.
+    """
+
+    name = "classifier"
+
+    def __init__(
+        self,
+        folder: str | Path,
+        contradiction_label: str = CONTRADICTION,
+        batch_size: int = 32,
+        device: str | None = None,
+        max_length: int | None = None,
+    ):
+        from transformers import AutoTokenizer
+
+        folder = Path(folder)
+        if not folder.is_dir():
+            raise InputNotFoundError(f"{folder}: classifier folder not found")
+        record = _read_run_record(folder)
+        model = _load_model(folder, record)
+        tokenizer_source = folder if (folder / "tokenizer_config.json").is_file() else folder / BASE_FOLDER
+        tokenizer = AutoTokenizer.from_pretrained(tokenizer_source)
+        calibration_path = folder / CALIBRATION_FILE
+        calibration = Calibration.load(calibration_path) if calibration_path.is_file() else None
+        self._setup(
+            model,
+            tokenizer,
+            max_length=max_length or _max_length(record, tokenizer, model.config),
+            label=label_index(model.config.id2label, contradiction_label, str(folder / "config.json")),
+            calibration=calibration,
+            batch_size=batch_size,
+            device=device,
+        )
+        self.folder = folder
+        log.info(
+            "classifier %s: contradiction = label %d of %s, max_length %d%s",
+            folder,
+            self.label_index,
+            dict(model.config.id2label),
+            self.max_length,
+            ", calibrated" if calibration else "",
+        )
+
+    @classmethod
+    def from_model(
+        cls,
+        model,
+        tokenizer,
+        max_length: int,
+        contradiction_label: str = CONTRADICTION,
+        batch_size: int = 32,
+    ) -> ContradictionClassifier:
+        """A scorer over a model already in memory (e.g. the one being fine-tuned), on its device."""
+        scorer = cls.__new__(cls)
+        label = label_index(model.config.id2label, contradiction_label, "the model's config")
+        device = next(model.parameters()).device
+        scorer._setup(model, tokenizer, max_length, label, None, batch_size, str(device))
+        scorer.folder = None
+        return scorer
+
+    def _setup(self, model, tokenizer, max_length, label, calibration, batch_size, device) -> None:
+        if tokenizer.pad_token is None:
+            # decoder-only backbones (Llama, Mistral) ship without a pad token
+            tokenizer.pad_token = tokenizer.eos_token
+        self.device = _device(device)
+        self.model = model.to(self.device)
+        self.model.eval()
+        self.tokenizer = tokenizer
+        self.max_length = int(max_length)
+        self.label_index = int(label)
+        self.calibration: Calibration | None = calibration
+        self.batch_size = int(batch_size)
+        self._lock = threading.Lock()
+
+    def raw_contradiction_probabilities(
+        self, pairs: Sequence[SentencePair], progress: str | None = None
+    ) -> list[float]:
+        """The model's own P(contradiction), in input order; ``progress`` labels a progress bar."""
+        import torch
+        from tqdm.auto import tqdm
+
+        pairs = list(pairs)
+        scores: list[float] = []
+        starts = range(0, len(pairs), self.batch_size)
+        with self._lock, torch.inference_mode():
+            for start in tqdm(starts, desc=progress, unit="batch", leave=False, disable=progress is None):
+                batch = pairs[start : start + self.batch_size]
+                encoded = self.tokenizer(
+                    [first for first, _ in batch],
+                    [second for _, second in batch],
+                    truncation=True,
+                    max_length=self.max_length,
+                    padding=True,
+                    return_tensors="pt",
+                ).to(self.device)
+                logits = self.model(**encoded).logits.float().cpu().numpy()
+                scores.extend(contradiction_probabilities_from_logits(logits, self.label_index).tolist())
+        return scores
+
+    def calibrate(self, raw: Sequence[float]) -> list[float]:
+        """``raw`` probabilities through the folder's calibration (unchanged without one)."""
+        if self.calibration is None:
+            return [float(p) for p in raw]
+        return [float(p) for p in self.calibration(raw)]
+
+    def contradiction_probabilities(self, pairs: Sequence[SentencePair]) -> list[float]:
+        """P(contradiction), calibrated when the folder holds a calibration."""
+        return self.calibrate(self.raw_contradiction_probabilities(pairs))

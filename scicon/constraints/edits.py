@@ -1,0 +1,108 @@
+"""Edit constraints: a candidate must be a real edit of the member it was made from.
+
+EvoNLI mutates words of sentence2 (REPLACEWORDS); a "candidate" that is empty, that
+repeats its parent, that copies sentence1, or that rewrites most of the sentence (a
+prompt echo such as "Here is the rewritten sentence2:") is not a word mutation, whatever
+a teacher makes of it. These checks are free string comparisons, run before every model
+score, and each rejection is counted under the constraint's name (TextAttack guards its
+searches the same way with ``MaxWordsPerturbed`` and ``RepeatModification``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from scicon.constraints import CONSTRAINTS
+from scicon.constraints.base import EDIT_COST, ConstraintCheck
+from scicon.evolve.context import AssemblyContext
+from scicon.textdiff import word_diff, words, words_changed
+
+_NORMALISE = re.compile(r"[^a-z0-9%.]+")
+
+
+def normalised(sentence: str) -> str:
+    """Lower case, punctuation and spacing folded: "Drug X reduced pain." == "drug x reduced pain"."""
+    return _NORMALISE.sub(" ", sentence.lower()).strip(" .")
+
+
+class EditConstraint:
+    """A yes/no check per candidate; the score is 1.0 (passes) or 0.0."""
+
+    kind = "edit"
+    cost = EDIT_COST
+    name = "edit"
+
+    def scores(self, checks: Sequence[ConstraintCheck]) -> list[float | None]:
+        return [1.0 if self.allows(check) else 0.0 for check in checks]
+
+    def passes(self, score: float) -> bool:
+        return score >= 1.0
+
+    def allows(self, check: ConstraintCheck) -> bool:
+        raise NotImplementedError
+
+
+class NotEmpty(EditConstraint):
+    name = "not_empty"
+
+    def allows(self, check: ConstraintCheck) -> bool:
+        return bool(normalised(check.candidate))
+
+
+class Changed(EditConstraint):
+    """Not its parent again, and not the pair's original sentence2 (which is no mutation)."""
+
+    name = "changed"
+
+    def allows(self, check: ConstraintCheck) -> bool:
+        text = normalised(check.candidate)
+        return text != normalised(check.parent) and text != normalised(check.original)
+
+
+class NotSentence1(EditConstraint):
+    name = "not_sentence1"
+
+    def allows(self, check: ConstraintCheck) -> bool:
+        return normalised(check.candidate) != normalised(check.sentence1)
+
+
+class MaxWordsChanged(EditConstraint):
+    """At most ``fraction`` of the parent's words replaced, inserted or deleted."""
+
+    name = "max_words_changed"
+
+    def __init__(self, fraction: float):
+        self.fraction = fraction
+
+    def allows(self, check: ConstraintCheck) -> bool:
+        return changed_fraction(check.parent, check.candidate) <= self.fraction
+
+
+def changed_fraction(parent: str, candidate: str) -> float:
+    """Words changed (per :func:`scicon.textdiff.words_changed`) over the parent's word count."""
+    parent_words = max(len(words(parent)), 1)
+    return words_changed(word_diff(parent, candidate)) / parent_words
+
+
+@CONSTRAINTS.register("edit.not_empty", description="the rewrite has words")
+def not_empty(settings: None, context: AssemblyContext) -> NotEmpty:
+    return NotEmpty()
+
+
+@CONSTRAINTS.register("edit.changed", description="differs from its parent and from the original sentence2")
+def changed(settings: None, context: AssemblyContext) -> Changed:
+    return Changed()
+
+
+@CONSTRAINTS.register("edit.not_sentence1", description="is not a copy of sentence1")
+def not_sentence1(settings: None, context: AssemblyContext) -> NotSentence1:
+    return NotSentence1()
+
+
+@CONSTRAINTS.register(
+    "edit.max_words_changed",
+    description="at most evolve.max_words_changed of the parent's words changed",
+)
+def max_words_changed(settings: None, context: AssemblyContext) -> MaxWordsChanged:
+    return MaxWordsChanged(context.max_words_changed)

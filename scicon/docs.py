@@ -1,0 +1,138 @@
+"""Reference tables in docs/ generated from the registries, so the docs list what the code has.
+
+A page marks a generated table with a pair of HTML comments::
+
+    <!-- generated: registry transformation -->
+    ...the table...
+    <!-- end generated -->
+
+``python -m scicon.docs write`` fills every such block from the registry it names (every
+entry: its name, what it does, whether it calls a backbone, and its settings block with
+the values params.yaml gives them); ``check`` fails when a page is out of date (a test
+runs it). ``recipes`` renders the named recipes of :mod:`scicon.evolve.recipes`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from scicon.params import read_params_file
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+_BLOCK = re.compile(
+    r"(<!-- generated: (?P<what>[^>]+?) -->\n)(?P<body>.*?)(<!-- end generated -->)", re.DOTALL
+)
+
+
+def _registry(kind: str):
+    from scicon.backbones import BACKENDS
+    from scicon.constraints import CONSTRAINTS
+    from scicon.evaluate.loaders import LOADERS
+    from scicon.goal import GOALS
+    from scicon.rules.operators import OPERATORS
+    from scicon.search import SEARCHES
+    from scicon.transformations import TRANSFORMATIONS
+
+    registries = {
+        "transformation": TRANSFORMATIONS,
+        "constraint": CONSTRAINTS,
+        "goal": GOALS,
+        "search": SEARCHES,
+        "backend": BACKENDS,
+        "loader": LOADERS,
+        "operator": OPERATORS,
+    }
+    if kind not in registries:
+        raise KeyError(f"no registry {kind!r} (known: {', '.join(registries)})")
+    return registries[kind]
+
+
+def _settings_in_params(kind: str, name: str) -> dict | None:
+    """The settings block params.yaml gives an evolve component (None for other kinds)."""
+    params = read_params_file(ROOT / "params.yaml")
+    part, _, short = name.rpartition(".") if kind == "constraint" else (kind, "", name)
+    if kind not in ("transformation", "constraint", "goal", "search"):
+        return None
+    return (params["evolve"]["settings"].get(part) or {}).get(short)
+
+
+def registry_table(kind: str) -> str:
+    lines = ["| name | what it does | backbone | settings (params.yaml) |", "|---|---|---|---|"]
+    for entry in _registry(kind):
+        settings = ""
+        if entry.settings is not None:
+            given = _settings_in_params(kind, entry.name) or {}
+            fields = [
+                f"`{field}`" + (f" = `{given[field]}`" if field in given else "")
+                for field in entry.settings.model_fields
+            ]
+            settings = ", ".join(fields)
+        requires = "; ".join(f"needs {key} {' or '.join(v)}" for key, v in entry.requires.items())
+        description = entry.description + (f" ({requires})" if requires else "")
+        lines.append(
+            f"| `{entry.name}` | {description} | {'yes' if entry.needs_backbone else ''} | {settings} |"
+        )
+    return "\n".join(lines)
+
+
+def _render(what: str) -> str:
+    kind, _, argument = what.partition(" ")
+    renderers: dict[str, Callable[[], str]] = {
+        "registry": lambda: registry_table(argument),
+        "recipes": _recipes,
+    }
+    if kind not in renderers:
+        raise KeyError(f"unknown generated block {what!r}")
+    return renderers[kind]() + "\n"
+
+
+def _recipes() -> str:
+    from scicon.evolve.recipes import recipes_table
+
+    return recipes_table()
+
+
+def render_page(text: str) -> str:
+    return _BLOCK.sub(lambda m: m.group(1) + _render(m.group("what")) + m.group(4), text)
+
+
+def pages(folder: Path = DOCS) -> list[Path]:
+    return sorted(folder.glob("*.md")) + [ROOT / "README.md"]
+
+
+def stale_pages(folder: Path = DOCS) -> list[Path]:
+    return [
+        page
+        for page in pages(folder)
+        if render_page(page.read_text(encoding="utf-8")) != page.read_text(encoding="utf-8")
+    ]
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("command", choices=("check", "write"))
+    args = parser.parse_args(argv)
+    if args.command == "write":
+        for page in pages():
+            text = page.read_text(encoding="utf-8")
+            rendered = render_page(text)
+            if rendered != text:
+                page.write_text(rendered, encoding="utf-8")
+                print(f"{page.relative_to(ROOT)}: generated tables rewritten")
+        return
+    stale = stale_pages()
+    for page in stale:
+        print(f"{page.relative_to(ROOT)}: generated tables are out of date")
+    if stale:
+        print("`python -m scicon.docs write` regenerates them")
+        sys.exit(1)
+    print("docs: every generated table is current")
+
+
+if __name__ == "__main__":
+    main()

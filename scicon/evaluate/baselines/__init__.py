@@ -1,0 +1,20 @@
+"""Trivial baselines reported beside every model, one module each, registered in :data:`BASELINES`.
+
+A number that looks good only beside nothing is a warning: a classifier that scores
+0.83 on SciCon's own test split can be at chance elsewhere, and a one-line heuristic
+can beat it. Each baseline scores a benchmark's pairs without any model trained on
+SciCon. A factory ``make(settings, seed)`` returns a scorer: ``score(pairs) ->
+list[float]`` over :class:`~scicon.evaluate.benchmarks.BenchmarkPair`, higher meaning
+"more likely a contradiction". A baseline registered with ``two_sided=True`` has no
+a-priori direction (does more word overlap mean contradiction or not?); it is
+reported in both, the second as ``<name>_negated``. A scorer that cannot work on a
+benchmark raises :class:`BaselineUnavailable` with the reason.
+"""
+
+from scicon.registry import Registry
+
+BASELINES = Registry("baseline", package=__name__)
+
+
+class BaselineUnavailable(Exception):
+    """The baseline cannot score this benchmark (the message says why); it is reported, not zeroed."""

@@ -1,0 +1,32 @@
+"""Negation cue: exactly one of the two sentences contains a negation word.
+
+The one-line heuristic that scored 0.739 ROC-AUC on Cardio and that the DESIGN notes
+found a rule-trained student had learnt instead of contradiction. The score is 1 or
+0 (many ties: its ROC curve has a single corner). Negation words are
+:mod:`scicon.negation`'s, so the cue and the ``hard`` benchmarks agree on what a
+negation is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from scicon.evaluate.baselines import BASELINES
+from scicon.evaluate.benchmarks import BenchmarkPair
+from scicon.negation import is_negation
+
+_WORD = re.compile(r"[\w']+")
+
+
+def has_negation(text: str) -> bool:
+    return any(is_negation(word) for word in _WORD.findall(text))
+
+
+def negation_cue_scores(pairs: Sequence[BenchmarkPair]) -> list[float]:
+    return [float(has_negation(p.sentence1) != has_negation(p.sentence2)) for p in pairs]
+
+
+@BASELINES.register("negation_cue", description="1 when exactly one of the two sentences has a negation word")
+def negation_cue(settings: None, seed: int):
+    return negation_cue_scores

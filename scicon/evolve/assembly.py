@@ -1,0 +1,134 @@
+"""Where the four parts of EvoNLI meet: goal, constraints, transformation, search.
+
+Each part is chosen by name in the `evolve` params (``search``, ``transformation``,
+``similarity``, ``claim``, ``goal``; ``off`` switches a filter off) and built by its
+registered factory from its settings block ``evolve.settings.<slot>.<name>``. Every
+registered component's settings block is validated, used or not, so a misspelt key
+anywhere stops the stage before any work. Only this module knows all four parts;
+an ablation is a parameter value, never a code path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from pydantic import BaseModel
+
+from scicon.constraints import CONSTRAINTS
+from scicon.errors import ParamsError
+from scicon.evolve.context import AssemblyContext
+from scicon.evolve.params import EvolveParams
+from scicon.goal import GOALS
+from scicon.goal.base import TargetConfidence
+from scicon.records.base import TargetLabel
+from scicon.registry import Entry, Registry
+from scicon.search import SEARCHES
+from scicon.search.base import Search, SearchParts, SearchSettings
+from scicon.transformations import TRANSFORMATIONS
+from scicon.transformations.base import Transformation
+
+OFF = "off"
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A params key that chooses one component of a registry."""
+
+    key: str
+    registry: Registry
+    prefix: str = ""  # constraints are registered as "<slot>.<name>"
+    can_be_off: bool = False
+
+    def entries(self) -> list[Entry]:
+        return [entry for entry in self.registry if entry.name.startswith(self.prefix)]
+
+    def entry(self, name: str) -> Entry:
+        return self.registry.get(self.prefix + name, f"evolve.{self.key}")
+
+    def short_name(self, entry: Entry) -> str:
+        return entry.name[len(self.prefix) :]
+
+
+SLOTS = (
+    Slot("search", SEARCHES),
+    Slot("transformation", TRANSFORMATIONS),
+    Slot("similarity", CONSTRAINTS, "similarity.", can_be_off=True),
+    Slot("claim", CONSTRAINTS, "claim.", can_be_off=True),
+    Slot("goal", GOALS),
+)
+EDITS = Slot("edits", CONSTRAINTS, "edit.")  # a list of names, all applied
+SLOT = {slot.key: slot for slot in SLOTS}
+
+
+def chosen_parts(params: EvolveParams) -> dict[str, str]:
+    return {slot.key: getattr(params, slot.key) for slot in SLOTS}
+
+
+def validated_settings(params: EvolveParams) -> dict[tuple[str, str], BaseModel | None]:
+    """Every registered component's settings, keyed by (slot, name); errors name the key."""
+    unknown_slots = set(params.settings) - set(SLOT) - {EDITS.key}
+    if unknown_slots:
+        raise ParamsError(
+            f"evolve.settings: unknown part(s) {', '.join(sorted(unknown_slots))} (parts: {', '.join(SLOT)})"
+        )
+    settings: dict[tuple[str, str], BaseModel | None] = {}
+    for slot in (*SLOTS, EDITS):
+        blocks: Mapping[str, object] = params.settings.get(slot.key) or {}
+        names = {slot.short_name(entry) for entry in slot.entries()}
+        for extra in sorted(set(blocks) - names):
+            raise ParamsError(
+                f"evolve.settings.{slot.key}.{extra}: no {slot.key} {extra!r} "
+                f"(known: {', '.join(sorted(names))})"
+            )
+        for entry in slot.entries():
+            name = slot.short_name(entry)
+            key = f"evolve.settings.{slot.key}.{name}"
+            settings[(slot.key, name)] = entry.validate_settings(blocks.get(name), key)
+    return settings
+
+
+def check_combination(params: EvolveParams) -> None:
+    """Reject choices that cannot mean what they say (an entry's ``requires``)."""
+    chosen = chosen_parts(params)
+    for slot in SLOTS:
+        if slot.can_be_off and chosen[slot.key] == OFF:
+            continue
+        entry = slot.entry(chosen[slot.key])
+        for other, allowed in entry.requires.items():
+            if chosen.get(other) not in allowed:
+                raise ParamsError(
+                    f"evolve.{slot.key}: {chosen[slot.key]!r} needs evolve.{other} to be one of "
+                    f"{', '.join(allowed)} (got {chosen.get(other)!r})"
+                )
+
+
+def build_part(slot_key: str, name: str, context: AssemblyContext):
+    entry = (EDITS if slot_key == EDITS.key else SLOT[slot_key]).entry(name)
+    return entry.factory(context.settings[(slot_key, name)], context)
+
+
+def build_transformation(name: str, context: AssemblyContext) -> Transformation:
+    return build_part("transformation", name, context)
+
+
+def build_searches(params: EvolveParams, context: AssemblyContext) -> dict[TargetLabel, Search]:
+    """One search per target label, sharing the models behind them."""
+    check_combination(params)
+    scorer = build_part("goal", params.goal, context)
+    constraints = [
+        build_part(key, getattr(params, key), context)
+        for key in ("similarity", "claim")
+        if getattr(params, key) != OFF
+    ]
+    edits = [build_part(EDITS.key, name, context) for name in params.edits]
+    transformation = build_transformation(params.transformation, context)
+    sizes = SearchSettings(params.population_size, params.candidates_per_mutation, params.max_iterations)
+    search = SLOT["search"].entry(params.search)
+    searches = {}
+    for target in params.targets:
+        goal = TargetConfidence(scorer, target, context.thresholds.target)
+        ordered = sorted(constraints, key=lambda c: c.cost)
+        parts = SearchParts(goal, edits, ordered, transformation, sizes)
+        searches[target] = search.factory(context.settings[("search", params.search)], parts)
+    return searches

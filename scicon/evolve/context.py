@@ -1,0 +1,90 @@
+"""What a component factory gets when the evolve stage assembles a search.
+
+Every registered part of EvoNLI — transformation, constraint, goal, search — is built by
+its factory from its settings (its block under ``evolve.settings`` in params.yaml) and
+this context: the thresholds, the ingested abstracts, the seed, the yes/no answer floor
+(``min_mass``), the call cache, and the backbones. A part that calls a foundation model
+asks the context for one with :meth:`AssemblyContext.backbone`, optionally naming its own
+model as overrides of the ``backbone`` section (the paper's decoupled variant: "Mistral 7B
+gen+filter, Qwen2.5 7B cls"); identical configurations share one loaded model. The
+context also collects the identity of every model it hands out, which the evolve journal
+folds into its digest: a pair is resumed only with the same code, settings and models.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from scicon.backbones.cache import CachedBackbone, CallCache
+from scicon.backbones.params import BackboneParams
+from scicon.params import Thresholds
+from scicon.records.corpus import Abstract
+
+BackboneLoader = Callable[[BackboneParams, CallCache | None], CachedBackbone]
+
+
+def merged_backbone_params(base: BackboneParams, overrides: dict | None, key: str) -> BackboneParams:
+    """``base`` with ``overrides`` merged in (nested mappings merged key by key), validated."""
+    from scicon.params import validate_section
+
+    def merge(into: dict, changes: dict) -> dict:
+        merged = dict(into)
+        for name, value in changes.items():
+            merged[name] = merge(merged[name], value) if isinstance(merged.get(name), dict) else value
+        return merged
+
+    values = merge(base.model_dump(mode="json"), overrides or {})
+    return validate_section(BackboneParams, values, f"{key}.")
+
+
+@dataclass
+class AssemblyContext:
+    thresholds: Thresholds
+    abstracts: Sequence[Abstract]
+    seed: int
+    min_mass: float  # a yes/no answer below this probability mass is no answer
+    max_words_changed: float  # edit constraint: share of a parent's words a candidate may change
+    backbone_params: BackboneParams | None
+    load_backbone: BackboneLoader | None
+    cache: CallCache | None = None
+    # every registered component's validated settings, by (slot, name): see scicon.evolve.assembly
+    settings: dict[tuple[str, str], object] = field(default_factory=dict)
+    _backbones: dict[str, CachedBackbone] = field(default_factory=dict)
+    _models: dict[str, object] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def backbone(self, overrides: dict | None = None, key: str = "backbone") -> CachedBackbone:
+        """The backbone of the ``backbone`` section, or of that section with ``overrides`` merged in."""
+        if self.backbone_params is None or self.load_backbone is None:
+            from scicon.errors import ParamsError
+
+            raise ParamsError(f"{key}: this part needs a backbone, but none was configured")
+        params = merged_backbone_params(self.backbone_params, overrides, key)
+        name = json.dumps(params.model_dump(mode="json"), sort_keys=True)
+        with self._lock:
+            if name not in self._backbones:
+                backbone = self.load_backbone(params, self.cache)
+                self._backbones[name] = backbone
+                self.record_model(f"backbone:{params.model}", backbone.identity_digest)
+            return self._backbones[name]
+
+    @property
+    def backbones(self) -> list[CachedBackbone]:
+        return list(self._backbones.values())
+
+    def record_model(self, label: str, identity: object) -> None:
+        """Note a model a part uses (weights digest, served name...), for the resume digest."""
+        self._models[label] = identity
+
+    def models_digest(self) -> str:
+        text = json.dumps(self._models, sort_keys=True, default=str)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def close(self) -> None:
+        for backbone in self._backbones.values():
+            backbone.close()
+        self._backbones.clear()

@@ -1,0 +1,177 @@
+"""The evolve stage's library entry: choose the pairs, assemble the search, run it, summarise it.
+
+The resume journal keeps a finished pair only when the digest of everything that
+determines its result is unchanged: the stage's code (every module it imports, see
+:mod:`scicon.codedeps`), the parameters that change results, the thresholds, and the
+identity of every model the parts use. Any of those changing recomputes the pairs
+instead of restoring results computed by older code or other models.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from scicon.backbones.base import derive_seed
+from scicon.backbones.cache import CACHE_FILE, CachedBackbone, CallCache
+from scicon.backbones.params import BackboneParams
+from scicon.codedeps import rerun_keys, stage_code_digest
+from scicon.evolve.assembly import build_searches, validated_settings
+from scicon.evolve.context import AssemblyContext, BackboneLoader
+from scicon.evolve.metrics import evolve_metrics, success_by_generation
+from scicon.evolve.params import EvolveParams
+from scicon.evolve.recipes import PAPER, recipe_name
+from scicon.evolve.runner import config_digest, run_searches
+from scicon.models import EMBEDDED_PREFIX
+from scicon.params import Thresholds
+from scicon.paths import cache_root
+from scicon.records.corpus import Abstract
+from scicon.records.evolve import MutatedPair, PairTrace
+from scicon.records.pairs import Pair
+
+log = logging.getLogger(__name__)
+
+STAGE_SCRIPT = "stages/evolve.py"
+
+
+@dataclass
+class EvolveOutput:
+    traces: list[PairTrace]
+    accepted: list[MutatedPair]
+    metrics: dict
+    success_plot: list[dict]
+
+
+def select_pairs(pairs: Sequence[Pair], params: EvolveParams) -> list[Pair]:
+    """The pairs the search runs on: of the chosen kinds, at most ``max_pairs``, in file order.
+
+    A sample keeps every kind in proportion (the pairs file lists all conclusion-conclusion
+    pairs first, so its first N would hold no result-conclusion pair). Within a kind, pairs
+    are ranked by a hash of (seed, pair id): raising ``max_pairs`` keeps the pairs already
+    chosen, so a larger run resumes a smaller one's journal.
+    """
+    chosen = [pair for pair in pairs if pair.kind in params.pair_kinds]
+    if params.max_pairs is None or len(chosen) <= params.max_pairs:
+        return chosen
+    by_kind: dict[str, list[Pair]] = {}
+    for pair in chosen:
+        by_kind.setdefault(pair.kind.value, []).append(pair)
+    quotas = proportional_quotas({kind: len(members) for kind, members in by_kind.items()}, params.max_pairs)
+    keep: set[str] = set()
+    for kind, members in by_kind.items():
+        ranked = sorted(members, key=lambda pair: derive_seed(params.seed, "pair-sample", pair.pair_id))
+        keep.update(pair.pair_id for pair in ranked[: quotas[kind]])
+    return [pair for pair in chosen if pair.pair_id in keep]
+
+
+def proportional_quotas(sizes: dict[str, int], total: int) -> dict[str, int]:
+    """``total`` shared out in proportion to ``sizes`` (largest remainders), none above its size."""
+    whole = sum(sizes.values())
+    exact = {name: total * size / whole for name, size in sizes.items()}
+    quotas = {name: int(value) for name, value in exact.items()}
+    by_remainder = sorted(sizes, key=lambda name: (-(exact[name] - quotas[name]), name))
+    for name in by_remainder[: total - sum(quotas.values())]:
+        quotas[name] += 1
+    return {name: min(quota, sizes[name]) for name, quota in quotas.items()}
+
+
+# Keys that decide which pairs are searched, not how one pair's search ends.
+PAIR_SELECTION_KEYS = ("pair_kinds", "max_pairs")
+
+
+def with_teacher(params: EvolveParams, folder: str) -> EvolveParams:
+    """The same search against a classifier folder: a self-training round's teacher is the
+    student of the round before."""
+    settings = {part: dict(blocks) for part, blocks in params.settings.items()}
+    goal = dict(settings.get("goal", {}))
+    goal["classifier"] = {**(goal.get("classifier") or {}), "model": folder}
+    settings["goal"] = goal
+    return params.model_copy(update={"goal": "classifier", "settings": settings})
+
+
+def results_digest(params: EvolveParams, thresholds: Thresholds, context: AssemblyContext) -> str:
+    """Code, result-changing parameters, thresholds and models: what a journal record must match."""
+    keys = [key for key in rerun_keys(EvolveParams, "") if key not in PAIR_SELECTION_KEYS]
+    results = params.model_dump(mode="json", include=set(keys))
+    return config_digest(
+        stage_code_digest(STAGE_SCRIPT),
+        results,
+        thresholds.model_dump(),
+        context.models_digest(),
+    )
+
+
+def run_evolve(
+    pairs: Sequence[Pair],
+    abstracts: Sequence[Abstract],
+    params: EvolveParams,
+    thresholds: Thresholds,
+    backbone_params: BackboneParams | None,
+    *,
+    journal: Path,
+    load_backbone: BackboneLoader | None = None,
+) -> EvolveOutput:
+    cache = CallCache(cache_root() / CACHE_FILE)
+    context = AssemblyContext(
+        thresholds=thresholds,
+        abstracts=abstracts,
+        seed=params.seed,
+        min_mass=params.min_mass,
+        max_words_changed=params.max_words_changed,
+        backbone_params=backbone_params,
+        load_backbone=load_backbone or load_cached_backbone,
+        cache=cache,
+        settings=validated_settings(params),
+    )
+    recipe = recipe_name(params)
+    try:
+        searches = build_searches(params, context)
+        _warn_if_not_the_papers(recipe, backbone_params, context)
+        started = time.perf_counter()
+        by_pmid = {abstract.pmid: abstract for abstract in abstracts}
+        result = run_searches(
+            select_pairs(pairs, params),
+            searches,
+            journal=journal,
+            config_digest=results_digest(params, thresholds, context),
+            recipe=recipe,
+            seed=params.seed,
+            abstracts=by_pmid,
+            backbones=context.backbones,
+            workers=params.workers,
+        )
+        metrics = evolve_metrics(result.traces, thresholds, time.perf_counter() - started, context.backbones)
+    finally:
+        context.close()
+        cache.close()
+    metrics["recipe"] = recipe
+    metrics["resumed_pairs"] = result.resumed
+    return EvolveOutput(
+        traces=result.traces,
+        accepted=result.accepted,
+        metrics=metrics,
+        success_plot=success_by_generation(result.traces, params.max_iterations),
+    )
+
+
+def load_cached_backbone(params: BackboneParams, cache: CallCache | None) -> CachedBackbone:
+    """The configured backend behind the shared call cache."""
+    from scicon.backbones import build_backend
+
+    return CachedBackbone(build_backend(params, digests=cache), cache)
+
+
+def _warn_if_not_the_papers(recipe: str, backbone: BackboneParams | None, context: AssemblyContext) -> None:
+    """A user who points at a real model most likely wants the paper's method."""
+    if context.backbones and backbone is not None and not backbone.model.startswith(EMBEDDED_PREFIX):
+        if recipe != PAPER.name:
+            log.warning(
+                "evolve: backbone %s runs recipe %r, not the paper's (%r); "
+                "`python -m scicon.profiles run paper` sets every part to the paper's",
+                backbone.model,
+                recipe,
+                PAPER.name,
+            )

@@ -1,0 +1,43 @@
+"""The paper's teacher: the backbone's P("yes") under the classification prompt (E.3.4)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pydantic import Field
+
+from scicon.backbones.cache import CachedBackbone
+from scicon.evolve.context import AssemblyContext
+from scicon.goal import GOALS
+from scicon.goal.base import SentencePair
+from scicon.params import Section
+from scicon.prompts import CLASSIFICATION
+
+
+class LlmGoalSettings(Section):
+    backbone: dict | None = Field(description="overrides of the backbone section for the teacher")
+
+
+class LlmContradictionScorer:
+    """P(yes) of the classification prompt; None below ``min_mass`` (no usable answer)."""
+
+    name = "llm"
+
+    def __init__(self, backbone: CachedBackbone, min_mass: float = 0.0):
+        self.backbone = backbone
+        self.min_mass = min_mass
+
+    def contradiction_probabilities(self, pairs: Sequence[SentencePair]) -> list[float | None]:
+        prompts = [CLASSIFICATION.format(sentence1=first, sentence2=second) for first, second in pairs]
+        return [
+            a.p_yes if a.mass >= self.min_mass else None
+            for a in self.backbone.yes_no(prompts, kind="classification")
+        ]
+
+
+@GOALS.register(
+    "llm", settings=LlmGoalSettings, needs_backbone=True, description="the backbone (prompt E.3.4)"
+)
+def llm_goal(settings: LlmGoalSettings, context: AssemblyContext) -> LlmContradictionScorer:
+    backbone = context.backbone(settings.backbone, "evolve.settings.goal.llm.backbone")
+    return LlmContradictionScorer(backbone, context.min_mass)

@@ -1,0 +1,118 @@
+"""Named sets of parameter values applied together: e.g. the paper's method, every part at once.
+
+A profile is a YAML file in ``profiles/`` whose ``set`` maps dotted params keys to values.
+``run`` starts a DVC experiment with all of them (``dvc exp run -S key=value ...``), so
+params.yaml stays the one place defaults live and the experiment records what changed;
+``show`` prints the arguments. Every key must already exist in params.yaml, and the
+resulting sections must validate, before anything runs.
+
+    python -m scicon.profiles show paper
+    python -m scicon.profiles run paper -S evolve.max_pairs=6      # later -S win
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import importlib
+import shlex
+import subprocess
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+
+import yaml
+
+from scicon.errors import ParamsError
+from scicon.params import read_params_file, validate_section
+
+PROFILES = Path(__file__).resolve().parent.parent / "profiles"
+
+
+def load_profile(name: str, folder: Path = PROFILES) -> dict[str, object]:
+    path = folder / f"{name}.yaml"
+    if not path.is_file():
+        known = ", ".join(sorted(p.stem for p in folder.glob("*.yaml")))
+        raise ParamsError(f"no profile {name!r} in {folder} (known: {known})")
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    if not isinstance(data.get("set"), dict):
+        raise ParamsError(f"{path}: expected a 'set' mapping of params keys to values")
+    return dict(data["set"])
+
+
+def apply_overrides(params: dict, overrides: Mapping[str, object], origin: str = "override") -> dict:
+    """A copy of ``params`` with dotted ``key: value`` overrides; a key params.yaml lacks is an error."""
+    changed = copy.deepcopy(params)
+    for key, value in overrides.items():
+        *parents, leaf = key.split(".")
+        node = changed
+        for part in parents:
+            node = node.get(part) if isinstance(node, dict) else None
+        if not isinstance(node, dict) or leaf not in node:
+            raise ParamsError(f"{origin}: params.yaml has no key {key!r}")
+        node[leaf] = value
+    return changed
+
+
+def parse_assignments(assignments: list[str]) -> dict[str, object]:
+    """``KEY=VALUE`` strings (values in YAML, as ``dvc exp run -S`` reads them)."""
+    parsed = {}
+    for assignment in assignments:
+        key, separator, value = assignment.partition("=")
+        if not separator:
+            raise ParamsError(f"{assignment!r}: expected KEY=VALUE")
+        parsed[key] = yaml.safe_load(value)
+    return parsed
+
+
+def set_arguments(overrides: Mapping[str, object]) -> list[str]:
+    arguments = []
+    for key, value in overrides.items():
+        text = yaml.safe_dump(value, default_flow_style=True, width=10_000).strip()
+        text = text.removesuffix("\n...").strip()
+        arguments += ["-S", f"{key}={text}"]
+    return arguments
+
+
+def validate(params: dict) -> None:
+    """Every section of the changed params must still validate (the stages would refuse it)."""
+    from scicon.codedeps import ROOT, sections_read, stage_script
+
+    stages = yaml.safe_load((ROOT / "dvc.yaml").read_text(encoding="utf-8"))["stages"]
+
+    for stage in stages.values():
+        script = stage_script(stage)
+        if script is None:
+            continue
+        for read in sections_read(ROOT / script):
+            module, name = read.model.split(":")
+            model = getattr(importlib.import_module(module), name)
+            values = (
+                params.get(read.section) if read.section else {k: params.get(k) for k in model.model_fields}
+            )
+            validate_section(model, values, f"{read.section}." if read.section else "")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("command", choices=("show", "run"))
+    parser.add_argument("profile")
+    parser.add_argument("-S", "--set", dest="extra", action="append", default=[], metavar="KEY=VALUE")
+    parser.add_argument("-n", "--name", help="experiment name (default: the profile's)")
+    args = parser.parse_args(argv)
+    try:
+        overrides = {**load_profile(args.profile), **parse_assignments(args.extra)}
+        validate(apply_overrides(read_params_file("params.yaml"), overrides, f"profile {args.profile}"))
+    except ParamsError as error:
+        print(f"error: {error}", file=sys.stderr)
+        raise SystemExit(1) from None
+    arguments = set_arguments(overrides)
+    if args.command == "show":
+        print(shlex.join(arguments))
+        return
+    command = [sys.executable, "-m", "dvc", "exp", "run", "-n", args.name or args.profile, *arguments]
+    raise SystemExit(subprocess.run(command).returncode)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,37 @@
+"""Parameters of the teacher stage (`teacher` in params.yaml)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, field_validator
+
+from scicon.dataset.params import BuildSource
+from scicon.evaluate.params import BenchmarkSpec
+from scicon.params import Section
+from scicon.train.params import FinetuneParams
+
+# The teacher is trained before the search runs, so it can learn from nothing the search makes.
+_AFTER_EVOLVE = (BuildSource.EVONLI, BuildSource.EVONLI_NON_CONTRADICTION)
+
+
+class TeacherParams(Section):
+    sources: tuple[BuildSource, ...] = Field(min_length=1, description="DAG data to learn from")
+    operators: tuple[str, ...] | None = Field(description="rule operators whose edits teach (null: all)")
+    labelled: dict[str, BenchmarkSpec] = Field(
+        description="labelled NLI files (loader kind, path, options) — never a benchmark's evaluation split"
+    )
+    dev_fraction: float = Field(gt=0.0, lt=1.0, description="share of abstracts held out, grouped by PMID")
+    calibration: Literal["sigmoid", "isotonic"]
+    seed: int
+    training: FinetuneParams
+
+    @field_validator("sources")
+    @classmethod
+    def _before_evolve(cls, sources: tuple[BuildSource, ...]) -> tuple[BuildSource, ...]:
+        late = [s.value for s in sources if s in _AFTER_EVOLVE]
+        if late:
+            raise ValueError(f"{', '.join(late)}: the teacher is trained before evolve runs")
+        if len(set(sources)) != len(sources):
+            raise ValueError("sources are listed more than once")
+        return sources

@@ -1,0 +1,42 @@
+"""Stage `teacher`: train and calibrate the contradiction teacher EvoNLI searches against.
+
+Reads the pairs and the rule negatives (and any labelled NLI files in `teacher.labelled`);
+writes the classifier folder with its `calibration.json`, `metrics/teacher.json` and the
+training-loss and dev ROC-AUC curves.
+"""
+
+from pathlib import Path
+
+from scicon.dataset.sources import SourcePaths
+from scicon.io import write_json
+from scicon.params import load_section, load_thresholds
+from scicon.plots import write_csv
+from scicon.stage import run_stage, stage_parser
+from scicon.teacher.data import teacher_data
+from scicon.teacher.params import TeacherParams
+from scicon.teacher.train import train_teacher
+
+
+def main(args) -> None:
+    params = load_section(args.params, "teacher", TeacherParams)
+    target = load_thresholds(args.params).target
+    data = teacher_data(SourcePaths(pairs=Path(args.pairs), negatives=Path(args.negatives)), params)
+    result = train_teacher(data, params, Path(args.model), target)
+    write_csv(args.loss_plot, result.loss_curve, ("step", "epoch", "loss", "learning_rate"))
+    write_csv(args.dev_plot, result.dev_curve, ("step", "dev_roc_auc", "dev_loss"))
+    write_json(args.metrics, result.metrics)
+
+
+def parser():
+    command = stage_parser(__doc__)
+    command.add_argument("--pairs", required=True, help="input JSONL of entailing pairs")
+    command.add_argument("--negatives", required=True, help="input JSONL of rule negatives")
+    command.add_argument("--model", required=True, help="output folder of the calibrated teacher")
+    command.add_argument("--metrics", required=True, help="output metrics JSON")
+    command.add_argument("--loss-plot", required=True, help="output CSV: training loss per logged step")
+    command.add_argument("--dev-plot", required=True, help="output CSV: dev ROC-AUC per evaluation")
+    return command
+
+
+if __name__ == "__main__":
+    run_stage(main, parser())

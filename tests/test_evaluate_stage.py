@@ -1,0 +1,134 @@
+"""The evaluate stage end to end on fixtures: two classifier folders, baselines, NLI4CT, outputs."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+from pathlib import Path
+
+import yaml
+
+from scicon.io import write_jsonl
+from scicon.records.dataset import Example
+from scicon.train.lora import load_base_model, load_tokenizer, lora_config, save_classifier
+from scicon.train.params import FinetuneParams
+from stages.evaluate import main, parser
+from tests.params_defaults import section, section_values
+from tests.tiny_models import save_tiny_bert
+
+
+def save_tiny_classifier(base: Path, folder: Path, seed: int) -> None:
+    import torch
+    from peft import get_peft_model
+
+    params = section("finetune", FinetuneParams, base_model=str(base), max_length=32, seed=seed)
+    tokenizer = load_tokenizer(params.base_model)
+    model = get_peft_model(load_base_model(params.base_model, tokenizer), lora_config(params))
+    generator = torch.Generator().manual_seed(seed)
+    with torch.no_grad():
+        for weight in (w for w in model.parameters() if w.requires_grad):
+            weight.copy_(torch.randn(weight.shape, generator=generator) * 0.5)
+    save_classifier(model, tokenizer, params, folder)
+
+
+def test_the_stage_compares_classifiers_and_baselines_and_writes_every_output(
+    fixtures, tmp_path, monkeypatch
+):
+    monkeypatch.chdir(tmp_path)
+    base = save_tiny_bert(tmp_path / "tiny-bert")
+    save_tiny_classifier(base, Path("models/scicon-classifier"), seed=1)
+    save_tiny_classifier(base, Path("elsewhere/snomed"), seed=2)
+    write_jsonl(
+        Path("data/scicon/train.jsonl"),
+        [
+            Example(
+                example_id="t",
+                pmid="1",
+                sentence1="A rose.",
+                sentence2="A fell.",
+                label=1,
+                generator="x",
+                split="train",
+            )
+        ],
+    )
+    bench = fixtures / "benchmarks"
+    evaluate = section_values("evaluate") | {
+        "benchmarks": {
+            "mednli": {
+                "kind": "mednli",
+                "path": str(bench / "mli_test_v1.jsonl"),
+                "options": {"specialty": None, "keywords": None},
+            },
+            "nli4ct_dev": {"kind": "nli4ct", "path": str(bench / "nli4ct"), "options": {"split": "dev"}},
+            "healthver_dev": {
+                "kind": "healthver",
+                "path": "absent.csv",
+                "options": {"contradiction": ["Refutes"]},
+            },
+        },
+        "classifiers": {
+            "scicon": "models/scicon-classifier",
+            "snomed": str(tmp_path / "elsewhere" / "snomed"),
+        },
+        "zero_shot": False,
+        "baselines": {
+            "hypothesis_only": {"folds": 2},
+            "overlap": {},
+            "embedding_cosine": {"model": str(base)},
+            "negation_cue": {},
+        },
+        "bootstrap_resamples": 100,
+    }
+    Path("params.yaml").write_text(yaml.safe_dump({"evaluate": evaluate}, sort_keys=False))
+    main(
+        parser().parse_args(
+            [
+                "--scicon",
+                "data/scicon",
+                "--metrics",
+                "metrics/evaluate.json",
+                "--plots",
+                "plots/roc",
+                "--scores",
+                "plots/scores",
+            ]
+        )
+    )
+
+    metrics = json.loads(Path("metrics/evaluate.json").read_text())
+    assert metrics["benchmarks_evaluated"] == 2 and metrics["healthver_dev"]["status"] == "skipped"
+    nli4ct = metrics["nli4ct_dev"]
+    assert nli4ct["examples"] == 4 and set(nli4ct["models"]) == {"scicon", "snomed"}
+    assert set(nli4ct["baselines"]) == {
+        "hypothesis_only",
+        "overlap",
+        "overlap_negated",
+        "embedding_cosine",
+        "embedding_cosine_negated",
+        "negation_cue",
+    }
+    assert "scicon_vs_snomed" in nli4ct["paired"] and "snomed_vs_best_baseline" in nli4ct["paired"]
+    assert isinstance(nli4ct["baseline_beats_scicon"], bool) and nli4ct["verdict"]
+
+    with open("plots/scores/nli4ct_dev.csv", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert list(rows[0]) == [
+        "key",
+        "label",
+        "scicon",
+        "snomed",
+        "hypothesis_only",
+        "overlap",
+        "overlap_negated",
+        "embedding_cosine",
+        "embedding_cosine_negated",
+        "negation_cue",
+    ]
+    assert rows[0]["key"] == "dev:3f1c2a10-0001-4a6e-9d1e-000000000001" and rows[1]["label"] == "1"
+    assert sorted(os.listdir("plots/roc")) == [
+        f"{benchmark}.{scorer}.csv"
+        for benchmark in ("mednli", "nli4ct_dev")
+        for scorer in ("best_baseline", "scicon", "snomed")
+    ]

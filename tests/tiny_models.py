@@ -1,0 +1,38 @@
+"""Tiny randomly initialised BERT models saved like hub models: fast, offline test stand-ins."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+WORDS = (
+    "drug lowered raised pressure pain in adults children did not reduce improved worsened mortality".split()
+)
+
+
+def save_tiny_bert(folder: Path, id2label: dict[int, str] | None = None, seed: int = 0) -> Path:
+    """A 2-layer BERT (hidden 32) with a word-level vocabulary and a sequence-classification head."""
+    import torch
+    from transformers import BertConfig, BertForSequenceClassification, BertTokenizerFast
+
+    folder.mkdir(parents=True, exist_ok=True)
+    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", ".", *WORDS]
+    (folder / "vocab.txt").write_text("\n".join(vocab) + "\n", encoding="utf-8")
+    tokenizer = BertTokenizerFast(vocab_file=str(folder / "vocab.txt"), do_lower_case=True)
+    labels = (
+        {} if id2label is None else {"id2label": id2label, "label2id": {v: k for k, v in id2label.items()}}
+    )
+    config = BertConfig(
+        vocab_size=len(vocab),
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=64,
+        hidden_dropout_prob=0.0,
+        attention_probs_dropout_prob=0.0,
+        **labels,
+    )
+    torch.manual_seed(seed)
+    BertForSequenceClassification(config).save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return folder
