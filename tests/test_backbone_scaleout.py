@@ -279,6 +279,8 @@ def test_neither_answer_in_the_top_k_is_reported_as_zero_mass_per_kind():
 def test_yes_no_mass_statistics_summarise_the_answers_of_a_kind():
     backbone = CachedBackbone(ScriptedBackend())
     backbone.yes_no([f"q{i}" for i in range(20)], kind="similarity")
+    backbone.yes_no([], kind="claim")  # nothing asked: no statistics, and no error
+    assert list(backbone.metrics()["yes_no_mass"]) == ["similarity"]
     summary = backbone.metrics()["yes_no_mass"]["similarity"]
     assert summary == {"answers": 20, "mean": 1.0, "p5": 1.0, "without_yes_or_no": 0}
 

@@ -149,6 +149,8 @@ class CallStats:
             self.model_seconds += seconds
 
     def record_masses(self, kind: str, masses: Sequence[float]) -> None:
+        if not masses:
+            return
         with self._lock:
             self.masses[kind].extend(masses)
 
@@ -190,6 +192,7 @@ class CallStats:
                     "without_yes_or_no": sum(value == 0.0 for value in values),
                 }
                 for kind, values in sorted(self.masses.items())
+                if values
             }
         return metrics
 
