@@ -187,12 +187,18 @@ def expected_code_deps(script: str, root: Path = ROOT) -> list[str]:
 
 
 def rerun_keys(model: type[BaseModel], prefix: str) -> list[str]:
-    """Dotted params keys of a section model that change results (operational ones left out)."""
+    """Dotted params keys of a section model that change results (operational ones left out);
+    a nested block (``backbone.openai``) is listed key by key."""
+    from scicon.params import is_operational, nested_section
+
     keys = []
     for name, info in model.model_fields.items():
-        extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
-        if not extra.get("operational"):
-            keys.append(f"{prefix}.{name}" if prefix else name)
+        key = f"{prefix}.{name}" if prefix else name
+        block = nested_section(info)
+        if block is not None:
+            keys += rerun_keys(block, key)
+        elif not is_operational(info):
+            keys.append(key)
     return keys
 
 

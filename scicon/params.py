@@ -13,7 +13,8 @@ import os
 from typing import Any, TypeVar
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic.fields import FieldInfo
 
 from scicon.errors import ParamsError
 
@@ -32,6 +33,33 @@ def Operational(**constraints) -> Any:  # noqa: N802 (used like pydantic's Field
     `dvc exp run -S evolve.workers=4` reruns nothing) and out of resume digests.
     """
     return Field(json_schema_extra={"operational": True}, **constraints)
+
+
+def is_operational(field: FieldInfo) -> bool:
+    extra = field.json_schema_extra
+    return isinstance(extra, dict) and bool(extra.get("operational"))
+
+
+def nested_section(field: FieldInfo) -> type[Section] | None:
+    """The section model of a field that is a block of its own (``backbone.openai``)."""
+    kind = field.annotation
+    return kind if isinstance(kind, type) and issubclass(kind, Section) else None
+
+
+def result_settings(section: Section) -> dict:
+    """``section`` as JSON values without its operational keys, nested blocks included:
+    what a digest of "the settings that decide the results" should cover."""
+    values = {}
+    for name, field in type(section).model_fields.items():
+        if is_operational(field):
+            continue
+        value = getattr(section, name)
+        values[name] = result_settings(value) if nested_section(field) else _json_value(field, value)
+    return values
+
+
+def _json_value(field: FieldInfo, value: Any) -> Any:
+    return TypeAdapter(field.annotation).dump_python(value, mode="json")
 
 
 class Thresholds(Section):

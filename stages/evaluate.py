@@ -7,6 +7,7 @@ baseline) into the plots folder, and one per-example score table per benchmark i
 the scores folder.
 """
 
+import contextlib
 import shutil
 from pathlib import Path
 
@@ -36,22 +37,20 @@ def main(args) -> None:
     models = classifier_scorers(params.classifiers, params.batch_size)
     train = read_jsonl(Path(args.scicon) / "train.jsonl", Example)
     train_texts = [text for example in train for text in (example.sentence1, example.sentence2)]
-    backbone = None
+    backbone_in_use = contextlib.nullcontext()
     if params.zero_shot:
         from scicon.backbones import load_backbone
 
-        backbone = load_backbone(load_section(args.params, "backbone", BackboneParams))
-        teacher = LlmContradictionScorer(backbone)
-        models.append(
-            ModelScorer(ZERO_SHOT, lambda pairs: zero_shot_scores(teacher, pairs, params.batch_size))
-        )
-    try:
-        evaluation = evaluate_benchmarks(benchmarks, params, models, baselines, train_texts)
-    finally:
+        backbone_in_use = load_backbone(load_section(args.params, "backbone", BackboneParams))
+    with backbone_in_use as backbone:
         if backbone is not None:
-            backbone.close()
+            teacher = LlmContradictionScorer(backbone)
+            models.append(
+                ModelScorer(ZERO_SHOT, lambda pairs: zero_shot_scores(teacher, pairs, params.batch_size))
+            )
+        evaluation = evaluate_benchmarks(benchmarks, params, models, baselines, train_texts)
     if backbone is not None:
-        evaluation.metrics["zero_shot_backbone"] = backbone.stats.as_metrics()
+        evaluation.metrics["zero_shot_backbone"] = backbone.metrics()
 
     plots, scores = Path(args.plots), Path(args.scores)
     shutil.rmtree(plots, ignore_errors=True)

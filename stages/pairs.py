@@ -5,6 +5,8 @@ reason, and `metrics/pairs.json`. With `pairs.result_selector: llm` or
 `pairs.generate_missing_conclusions`, the backbone of params `backbone` is used.
 """
 
+import contextlib
+
 from scicon.backbones.params import BackboneParams
 from scicon.io import read_jsonl, write_json, write_jsonl
 from scicon.pairing import build_pairs, make_selector
@@ -17,19 +19,16 @@ from scicon.stage import run_stage, stage_parser
 def main(args) -> None:
     params = load_section(args.params, "pairs", PairsParams)
     abstracts = list(read_jsonl(args.abstracts, Abstract))
-    backbone = None
+    backbone_in_use = contextlib.nullcontext()
     if params.result_selector == "llm" or params.generate_missing_conclusions:
         from scicon.backbones import load_backbone
 
-        backbone = load_backbone(load_section(args.params, "backbone", BackboneParams))
-    try:
+        backbone_in_use = load_backbone(load_section(args.params, "backbone", BackboneParams))
+    with backbone_in_use as backbone:
         selector, writer = make_selector(params, backbone)
         result = build_pairs(abstracts, params, selector, writer)
-    finally:
-        if backbone is not None:
-            backbone.close()
     if backbone is not None:
-        result.metrics["backbone"] = backbone.stats.as_metrics()
+        result.metrics["backbone"] = backbone.metrics()
     write_jsonl(args.pairs, result.pairs)
     write_jsonl(args.skipped, result.skipped)
     write_json(args.metrics, result.metrics)

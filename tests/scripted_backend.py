@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from scicon.backbones.base import GenerationRequest, YesNo
+from scicon.backbones.base import Completion, GenerationRequest, YesNo
 
 
 class ScriptedBackend:
@@ -16,7 +16,7 @@ class ScriptedBackend:
 
     def __init__(
         self,
-        generate: Callable[[GenerationRequest], str] | None = None,
+        generate: Callable[[GenerationRequest], str | Completion] | None = None,
         yes: Callable[[str], float] | None = None,
         identity: str = "scripted-v1",
     ):
@@ -30,15 +30,20 @@ class ScriptedBackend:
     def identity(self) -> dict:
         return {"backend": self.name, "model": self._identity}
 
-    def generate(self, requests: Sequence[GenerationRequest]) -> list[str]:
+    def generate(self, requests: Sequence[GenerationRequest]) -> list[Completion]:
+        """The scripted answer; a plain string is a completion that ended on its own."""
         self.batches.append(len(requests))
         self.generate_calls.extend(requests)
-        return [self._generate(request) for request in requests]
+        answers = [self._generate(request) for request in requests]
+        return [a if isinstance(a, Completion) else Completion(a, truncated=False) for a in answers]
 
     def yes_no(self, prompts: Sequence[str]) -> list[YesNo]:
         self.batches.append(len(prompts))
         self.yes_no_calls.extend(prompts)
         return [YesNo(p_yes=self._yes(prompt), mass=1.0) for prompt in prompts]
+
+    def counters(self) -> dict:
+        return {}
 
     def close(self) -> None:
         pass

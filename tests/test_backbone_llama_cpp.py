@@ -72,6 +72,16 @@ def test_generation_depends_only_on_the_seed(model_path, backend):
     assert len(set(backend.generate([GenerationRequest(REWRITE, greedy, s) for s in (1, 2)]))) == 1
 
 
+def test_a_completion_cut_by_the_token_limit_says_so(backend):
+    (cut,) = backend.generate([GenerationRequest(REWRITE, Sampling(temperature=0.0, max_tokens=2), 1)])
+    (whole,) = backend.generate(
+        [GenerationRequest("What is 2+2? Answer with a number only.", Sampling(0.0, 64), 1)]
+    )
+    assert cut.truncated and cut.text
+    assert not whole.truncated
+    assert backend.counters()["tokens"]["generate"]["completion_tokens"] >= 2
+
+
 def test_a_second_run_is_served_from_the_cache_with_identical_outputs(tmp_path, backend):
     path = tmp_path / "calls.sqlite"
     sampling = Sampling(temperature=0.9, max_tokens=16)

@@ -95,7 +95,8 @@ def test_generation_over_http_is_seeded(llama_server):
         texts = remote.generate(requests)
     finally:
         remote.close()
-    assert all(isinstance(text, str) and text for text in texts)
+    assert all(isinstance(completion.text, str) and completion.text for completion in texts)
+    assert all(completion.truncated for completion in texts)  # 16 tokens cut SmolLM2 off
     assert texts[0] == texts[2]
 
 
@@ -257,3 +258,16 @@ def test_api_key_is_never_in_the_environment_dump_of_errors(server_factory, monk
     backend.close()
     assert "secret-key-456" not in str(caught.value)
     assert os.environ["SCICON_TEST_KEY"] == "secret-key-456"
+
+
+@pytest.mark.slow
+def test_the_served_model_is_recorded_from_a_real_server(llama_server, tmp_path):
+    from scicon.backbones import CallCache
+
+    base_url, _ = llama_server
+    remote = OpenAICompatibleBackend(base_url, "smollm2")
+    try:
+        described = remote.check_served_model(CallCache(tmp_path / "calls.sqlite"))
+    finally:
+        remote.close()
+    assert described["id"] == "smollm2" and "created" not in described

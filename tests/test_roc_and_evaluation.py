@@ -98,7 +98,7 @@ class KeywordScorer:
     def __init__(self):
         self.prompts = []
 
-    def yes_no(self, prompts):
+    def yes_no(self, prompts, kind=None):
         self.prompts.extend(prompts)
         return [YesNo(0.9 if " not " in p.split("sentence2: ")[1] else 0.2, mass=1.0) for p in prompts]
 

@@ -1,84 +1,94 @@
 """Foundation-model backends behind one interface, with a persistent call cache.
 
-``load_backbone(params)`` builds the backend named in params.yaml's ``backbone``
-section and wraps it in :class:`CachedBackbone`, which every stage uses.
+Backends are registered components (:data:`BACKENDS`): each module registers its
+factory with its settings model, the block ``backbone.<name>`` of params.yaml.
+``load_backbone(params)`` builds the backend named by ``backbone.backend`` and wraps
+it in :class:`CachedBackbone`, which every stage uses as a context manager.
+Identical configurations share one loaded model.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
+from dataclasses import dataclass
 from pathlib import Path
 
-from scicon.backbones.base import BackboneError, Backend, GenerationRequest, Sampling, YesNo
+from scicon.backbones.base import BackboneError, Backend, Completion, GenerationRequest, Sampling, YesNo
 from scicon.backbones.cache import CACHE_FILE, CachedBackbone, CallCache
-from scicon.backbones.params import BackboneParams
-from scicon.models import resolve_model
+from scicon.backbones.params import BackboneParams, merged_backbone_params
 from scicon.paths import cache_root
+from scicon.registry import Registry
 
 log = logging.getLogger(__name__)
 
+BACKENDS: Registry[Backend] = Registry("backend", package=__name__)
+
 __all__ = [
+    "BACKENDS",
     "Backend",
     "BackboneError",
+    "BackboneParams",
     "CachedBackbone",
     "CallCache",
+    "Completion",
     "GenerationRequest",
     "Sampling",
     "YesNo",
     "build_backend",
     "load_backbone",
+    "merged_backbone_params",
 ]
 
 
 def build_backend(params: BackboneParams, digests: CallCache | None = None) -> Backend:
-    if params.backend == "openai":
-        from scicon.backbones.openai_http import OpenAICompatibleBackend
+    """A new, uncached backend for ``params``; ``digests`` remembers file digests and server reports."""
+    entry = BACKENDS.get(params.backend, key="backbone.backend")
+    return entry.factory(params, params.settings(), digests)
 
-        return OpenAICompatibleBackend(
-            params.base_url or "",
-            params.model,
-            api=params.api,
-            api_key_env=params.api_key_env,
-            revision=params.revision,
-            max_concurrency=params.max_concurrency,
-            timeout_seconds=params.timeout_seconds,
-            max_retries=params.max_retries,
-            top_logprobs=params.top_logprobs,
-        )
-    model = resolve_model(params.model)
-    if params.backend == "llama_cpp":
-        from scicon.backbones.llama_cpp_backend import LlamaCppBackend
 
-        return LlamaCppBackend(
-            model,
-            chat_template=params.chat_template,
-            context_length=params.context_length,
-            threads=params.threads,
-            digests=digests,
-        )
-    from scicon.backbones.transformers_backend import TransformersBackend
+@dataclass
+class _Loaded:
+    backend: Backend
+    cache: CallCache
+    users: int = 0
 
-    gguf_file = None
-    if model.endswith(".gguf") and Path(model).is_file():
-        model, gguf_file = str(Path(model).parent), Path(model).name
-    return TransformersBackend(
-        model,
-        gguf_file=gguf_file,
-        revision=params.revision,
-        chat_template=params.chat_template,
-        context_length=params.context_length,
-        batch_size=params.batch_size,
-        device=params.device,
-        dtype=params.dtype,
-        digests=digests,
-    )
+
+_loaded: dict[tuple[str, str], _Loaded] = {}
+_loaded_lock = threading.Lock()
 
 
 def load_backbone(params: BackboneParams, cache_path: Path | None = None) -> CachedBackbone:
-    """The configured backbone behind the persistent cache (``$SCICON_CACHE_DIR/calls.sqlite``)."""
-    cache = CallCache(cache_path or cache_root() / CACHE_FILE)
-    backend = build_backend(params, digests=cache)
-    log.info(
-        "backbone: %s %s (call cache %s, %d entries)", params.backend, params.model, cache.path, len(cache)
-    )
-    return CachedBackbone(backend, cache)
+    """The configured backbone behind the persistent cache (``$SCICON_CACHE_DIR/calls.sqlite``).
+
+    Two loads with identical params share one backend (one copy of the weights in
+    memory, one connection pool); each handle counts its own calls, and the backend
+    is closed when the last handle is.
+    """
+    path = Path(cache_path or cache_root() / CACHE_FILE).resolve()
+    key = (params.model_dump_json(), str(path))
+    with _loaded_lock:
+        loaded = _loaded.get(key)
+        if loaded is None:
+            cache = CallCache(path)
+            loaded = _Loaded(build_backend(params, digests=cache), cache)
+            _loaded[key] = loaded
+            log.info(
+                "backbone: %s %s (call cache %s, %d entries)",
+                params.backend,
+                params.model,
+                cache.path,
+                len(cache),
+            )
+        loaded.users += 1
+
+    def release() -> None:
+        with _loaded_lock:
+            loaded.users -= 1
+            if loaded.users:
+                return
+            del _loaded[key]
+        loaded.backend.close()
+        loaded.cache.close()
+
+    return CachedBackbone(loaded.backend, loaded.cache, release=release)

@@ -13,6 +13,8 @@ from __future__ import annotations
 import hashlib
 import logging
 import math
+import threading
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -46,11 +48,22 @@ class GenerationRequest:
 
 
 @dataclass(frozen=True)
+class Completion:
+    """One sampled completion. ``truncated``: the model stopped at ``max_tokens``, not at an
+    end token (HTTP ``finish_reason == "length"``), so the text is cut off mid-answer."""
+
+    text: str
+    truncated: bool
+
+
+@dataclass(frozen=True)
 class YesNo:
     """P(yes) normalised over the yes and no tokens, and how much probability those held.
 
     A small ``mass`` means the model did not treat the prompt as a yes/no question;
     stages report it so that a weak backbone is visible rather than silently noisy.
+    Every backend reports it as measured: over HTTP it is the mass among the returned
+    top-k tokens, 0 when neither answer is among them.
     """
 
     p_yes: float
@@ -65,14 +78,37 @@ class Backend(Protocol):
     def identity(self) -> dict:
         """What determines this backend's outputs (model digest, template, ...), JSON-able."""
 
-    def generate(self, requests: Sequence[GenerationRequest]) -> list[str]:
+    def generate(self, requests: Sequence[GenerationRequest]) -> list[Completion]:
         """One completion per request, deterministic for a given request."""
 
     def yes_no(self, prompts: Sequence[str]) -> list[YesNo]:
         """One forward pass per prompt; no text is generated."""
 
+    def counters(self) -> dict:
+        """What this backend did, for the stage metrics (tokens; endpoints of a server)."""
+
     def close(self) -> None:
         """Release model memory, connections or worker threads."""
+
+
+class TokenCounter:
+    """Prompt and generated tokens per operation, for cost projections (thread-safe)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._counts: Counter[tuple[str, str]] = Counter()
+
+    def add(self, operation: str, prompt: int, completion: int) -> None:
+        with self._lock:
+            self._counts[(operation, "prompt_tokens")] += prompt
+            self._counts[(operation, "completion_tokens")] += completion
+
+    def as_metrics(self) -> dict:
+        with self._lock:
+            metrics: dict[str, dict[str, int]] = {}
+            for (operation, name), count in sorted(self._counts.items()):
+                metrics.setdefault(operation, {})[name] = count
+        return metrics
 
 
 def is_yes_no_token(text: str) -> str | None:

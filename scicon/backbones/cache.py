@@ -2,11 +2,12 @@
 
 Model calls are the cost of EvoNLI, so every call goes through here. A call's key
 is a SHA-256 of: the backend's identity (backend kind, the model file's digest,
-chat template, ...), the operation, the full prompt, the sampling settings, the
-seed and the sample index. Identical work is therefore never paid twice — not
-across `dvc exp run` variations of thresholds, not after an interruption, not in a
-fresh clone on the same machine — and a cached answer is by construction the one
-the same seed produced.
+chat template, every setting that changes an answer), the operation, the full
+prompt, the sampling settings, the seed and the sample index. The key never names
+where a model runs: the same served model behind another replica reuses the answers.
+Identical work is therefore never paid twice — not across `dvc exp run` variations
+of thresholds, not after an interruption, not in a fresh clone on the same machine —
+and a cached answer is by construction the one the same seed produced.
 
 Storage is one SQLite file in WAL mode (``$SCICON_CACHE_DIR/calls.sqlite``), which
 tolerates several processes (queued DVC experiments) and threads writing at once.
@@ -22,11 +23,13 @@ import os
 import sqlite3
 import threading
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-from scicon.backbones.base import Backend, GenerationRequest, Sampling, YesNo, derive_seed
+import numpy as np
+
+from scicon.backbones.base import Backend, Completion, GenerationRequest, Sampling, YesNo, derive_seed
 from scicon.io import hash_file
 
 CACHE_FILE = "calls.sqlite"
@@ -45,6 +48,9 @@ class CallCache:
         self._db.execute(
             "CREATE TABLE IF NOT EXISTS file_digests "
             "(path TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER, sha256 TEXT)"
+        )
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS served_models (identity TEXT PRIMARY KEY, description TEXT NOT NULL)"
         )
 
     def get_many(self, keys: Sequence[str]) -> dict[str, object]:
@@ -93,6 +99,16 @@ class CallCache:
             )
         return value
 
+    def swap_served_model(self, identity: str, description: dict) -> dict | None:
+        """Record what a server reports about the model of ``identity``; the previous record."""
+        text = json.dumps(description, sort_keys=True)
+        with self._lock:
+            row = self._db.execute(
+                "SELECT description FROM served_models WHERE identity = ?", (identity,)
+            ).fetchone()
+            self._db.execute("INSERT OR REPLACE INTO served_models VALUES (?, ?)", (identity, text))
+        return json.loads(row[0]) if row else None
+
     def close(self) -> None:
         with self._lock:
             self._db.close()
@@ -114,7 +130,8 @@ def answer_from_cache(
 
 
 class CallStats:
-    """Calls asked for, answered from the cache, and paid for, per operation."""
+    """Calls asked for, answered from the cache, and paid for, per operation; and how much
+    probability the yes and no tokens held, per kind of yes/no prompt."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -122,6 +139,7 @@ class CallStats:
         self.cached: Counter[str] = Counter()
         self.computed: Counter[str] = Counter()
         self.model_seconds = 0.0
+        self.masses: defaultdict[str, list[float]] = defaultdict(list)
 
     def record(self, operation: str, requested: int, cached: int, computed: int, seconds: float) -> None:
         with self._lock:
@@ -129,6 +147,12 @@ class CallStats:
             self.cached[operation] += cached
             self.computed[operation] += computed
             self.model_seconds += seconds
+
+    def record_masses(self, kind: str, masses: Sequence[float]) -> None:
+        if not masses:
+            return
+        with self._lock:
+            self.masses[kind].extend(masses)
 
     @classmethod
     def combined(cls, parts: list[CallStats]) -> CallStats:
@@ -144,6 +168,8 @@ class CallStats:
             self.cached.update(other.cached)
             self.computed.update(other.computed)
             self.model_seconds += other.model_seconds
+            for kind, masses in other.masses.items():
+                self.masses[kind].extend(masses)
 
     def as_metrics(self) -> dict:
         requested, cached = sum(self.requested.values()), sum(self.cached.values())
@@ -156,22 +182,52 @@ class CallStats:
         }
         for operation in sorted(self.requested):
             metrics[f"{operation}_computed"] = self.computed[operation]
+        if self.masses:
+            metrics["yes_no_mass"] = {
+                kind: {
+                    "answers": len(values),
+                    "mean": round(float(np.mean(values)), 4),
+                    "p5": round(float(np.percentile(values, 5)), 4),
+                    # over HTTP: neither answer among the returned top-k tokens
+                    "without_yes_or_no": sum(value == 0.0 for value in values),
+                }
+                for kind, values in sorted(self.masses.items())
+                if values
+            }
         return metrics
 
 
 class CachedBackbone:
     """The backbone stages use: a backend behind the persistent cache, with call accounting.
 
-    Identical prompts within one batch are sent to the model once.
+    Identical prompts within one batch are sent to the model once. Use it as a context
+    manager (``with load_backbone(params) as backbone:``); closing releases the backend
+    (or this handle's share of a backend that :func:`scicon.backbones.load_backbone`
+    shares between identical configurations).
     """
 
-    def __init__(self, backend: Backend, cache: CallCache | None = None):
+    def __init__(
+        self,
+        backend: Backend,
+        cache: CallCache | None = None,
+        release: Callable[[], None] | None = None,
+    ):
         self.backend = backend
         self.cache = cache
         identity = json.dumps(backend.identity(), sort_keys=True)
         self.identity_digest = hashlib.sha256(identity.encode()).hexdigest()
         self.stats = CallStats()
         self._local = threading.local()
+        self._release = release if release is not None else backend.close
+        self._closed = False
+        self._pending_lock = threading.Lock()
+        self._pending = 0
+
+    def __enter__(self) -> CachedBackbone:
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.close()
 
     @contextlib.contextmanager
     def scope(self) -> Iterator[CallStats]:
@@ -186,6 +242,11 @@ class CachedBackbone:
     @property
     def name(self) -> str:
         return self.backend.name
+
+    @property
+    def in_flight(self) -> int:
+        """Requests handed to the model and not answered yet (all threads together)."""
+        return self._pending
 
     def _key(self, operation: str, payload: dict) -> str:
         text = json.dumps([self.identity_digest, operation, payload], sort_keys=True)
@@ -202,26 +263,41 @@ class CachedBackbone:
 
         def timed_compute(batch: list) -> Sequence:
             nonlocal elapsed
+            with self._pending_lock:
+                self._pending += len(batch)
             started = time.perf_counter()
-            answers = compute(batch)
-            elapsed = time.perf_counter() - started
+            try:
+                answers = compute(batch)
+            finally:
+                elapsed = time.perf_counter() - started
+                with self._pending_lock:
+                    self._pending -= len(batch)
             return answers
 
         found, computed = answer_from_cache(self.cache, keyed, timed_compute)
-        for stats in (self.stats, getattr(self._local, "scope", None)):
-            if stats is not None:
-                stats.record(operation, requested, requested - computed, computed, elapsed)
+        for stats in self._all_stats():
+            stats.record(operation, requested, requested - computed, computed, elapsed)
         return found
+
+    def _all_stats(self) -> list[CallStats]:
+        scope = getattr(self._local, "scope", None)
+        return [self.stats] if scope is None else [self.stats, scope]
 
     def generate(
         self, prompts: Sequence[str], seeds: Sequence[int], *, n: int, sampling: Sampling
-    ) -> list[list[str]]:
-        """``n`` completions per prompt; sample ``j`` of a prompt depends only on (prompt, seed, j)."""
+    ) -> list[list[Completion]]:
+        """``n`` completions per prompt; sample ``j`` of a prompt depends only on (prompt, seed, j).
+
+        A completion stopped by ``sampling.max_tokens`` says so (``truncated``): callers
+        treat it as no answer.
+        """
         if len(seeds) != len(prompts):
             raise ValueError("generate needs one seed per prompt")
+        # "completion" entries hold [text, truncated]; the text-only "generate" entries of
+        # earlier versions are never read as completions
         keys = [
             [
-                self._key("generate", {"prompt": p, "sampling": sampling.as_key(), "seed": s, "sample": j})
+                self._key("completion", {"prompt": p, "sampling": sampling.as_key(), "seed": s, "sample": j})
                 for j in range(n)
             ]
             for p, s in zip(prompts, seeds, strict=True)
@@ -231,10 +307,16 @@ class CachedBackbone:
             for prompt, seed, row in zip(prompts, seeds, keys, strict=True)
             for j, key in enumerate(row)
         }
-        results = self._cached_call("generate", keyed, self.backend.generate, len(prompts) * n)
-        return [[results[key] for key in row] for row in keys]
 
-    def yes_no(self, prompts: Sequence[str]) -> list[YesNo]:
+        def compute(batch: list[GenerationRequest]) -> list[list]:
+            return [[completion.text, completion.truncated] for completion in self.backend.generate(batch)]
+
+        results = self._cached_call("generate", keyed, compute, len(prompts) * n)
+        return [[Completion(*results[key]) for key in row] for row in keys]
+
+    def yes_no(self, prompts: Sequence[str], kind: str | None = None) -> list[YesNo]:
+        """P(yes) and the yes/no mass per prompt; ``kind`` (e.g. "classification") labels the
+        prompts in the mass statistics of the metrics."""
         keys = [self._key("yes_no", {"prompt": prompt}) for prompt in prompts]
         keyed = dict(zip(keys, prompts, strict=True))
 
@@ -242,13 +324,36 @@ class CachedBackbone:
             return [[answer.p_yes, answer.mass] for answer in self.backend.yes_no(batch)]
 
         results = self._cached_call("yes_no", keyed, compute, len(prompts))
-        return [YesNo(*results[key]) for key in keys]
+        answers = [YesNo(*results[key]) for key in keys]
+        for stats in self._all_stats():
+            stats.record_masses(kind or "unlabelled", [answer.mass for answer in answers])
+        return answers
 
-    def yes_probability(self, prompts: Sequence[str]) -> list[float]:
-        return [answer.p_yes for answer in self.yes_no(prompts)]
+    def yes_probability(self, prompts: Sequence[str], kind: str | None = None) -> list[float]:
+        return [answer.p_yes for answer in self.yes_no(prompts, kind)]
+
+    def metrics(self) -> dict:
+        """This handle's calls (:class:`CallStats`) and what the backend counted (tokens,
+        endpoints) — for a backend shared by identical configurations, all handles together."""
+        return {**self.stats.as_metrics(), **self.backend.counters()}
 
     def close(self) -> None:
-        self.backend.close()
+        if not self._closed:
+            self._closed = True
+            self._release()
+
+
+def combined_metrics(backbones: Sequence[CachedBackbone]) -> dict:
+    """One account of several handles' calls (decoupled rewriter, filters and teacher), with
+    what each distinct backend counted (tokens, endpoints): at the top level when there is
+    one backend, else under ``backends`` by model identity."""
+    metrics = CallStats.combined([b.stats for b in backbones]).as_metrics()
+    backends = {id(b.backend): b for b in backbones}
+    if len(backends) == 1:
+        metrics.update(next(iter(backends.values())).backend.counters())
+    else:
+        metrics["backends"] = {b.identity_digest[:12]: b.backend.counters() for b in backends.values()}
+    return metrics
 
 
 _WEIGHT_SUFFIXES = (".safetensors", ".bin", ".gguf", ".pt")

@@ -14,8 +14,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from scicon.backbones import BACKENDS
 from scicon.backbones.base import (
+    Completion,
     GenerationRequest,
+    TokenCounter,
     YesNo,
     fit_to_context,
     is_yes_no_token,
@@ -23,7 +26,24 @@ from scicon.backbones.base import (
     prompt_order,
 )
 from scicon.backbones.cache import CallCache
+from scicon.backbones.params import BackboneParams, LlamaCppSettings
 from scicon.io import hash_file
+from scicon.models import resolve_model
+
+
+@BACKENDS.register(
+    "llama_cpp", settings=LlamaCppSettings, description="GGUF models in-process through llama-cpp-python"
+)
+def build_llama_cpp(
+    params: BackboneParams, settings: LlamaCppSettings, digests: CallCache | None
+) -> LlamaCppBackend:
+    return LlamaCppBackend(
+        resolve_model(params.model),
+        chat_template=params.chat_template,
+        context_length=params.context_length,
+        threads=settings.threads,
+        digests=digests,
+    )
 
 
 class LlamaCppBackend:
@@ -58,6 +78,7 @@ class LlamaCppBackend:
             digests.file_sha256(model_path) if digests is not None else hash_file(model_path)[0]
         )
         self._context_length = context_length
+        self._tokens = TokenCounter()
 
     def identity(self) -> dict:
         return {
@@ -113,6 +134,7 @@ class LlamaCppBackend:
             for index in prompt_order(prompts):
                 tokens = self._fit(self.tokens(prompts[index]), reserve=1)
                 self._evaluate_reusing_prefix(tokens)
+                self._tokens.add("yes_no", len(tokens), 0)
                 logits = np.ctypeslib.as_array(
                     self._llm._ctx.get_logits_ith(-1), shape=(self._llm.n_vocab(),)
                 ).astype(np.float64)
@@ -123,8 +145,8 @@ class LlamaCppBackend:
                 )
         return answers  # type: ignore[return-value]
 
-    def generate(self, requests: Sequence[GenerationRequest]) -> list[str]:
-        outputs: list[str] = [""] * len(requests)
+    def generate(self, requests: Sequence[GenerationRequest]) -> list[Completion]:
+        outputs: list[Completion | None] = [None] * len(requests)
         with self._lock:
             for index in prompt_order([r.prompt for r in requests]):
                 request = requests[index]
@@ -138,8 +160,14 @@ class LlamaCppBackend:
                     top_p=sampling.top_p,
                     seed=request.seed,
                 )
-                outputs[index] = completion["choices"][0]["text"]
-        return outputs
+                choice = completion["choices"][0]
+                outputs[index] = Completion(choice["text"], truncated=choice["finish_reason"] == "length")
+                usage = completion["usage"]
+                self._tokens.add("generate", usage["prompt_tokens"], usage["completion_tokens"])
+        return outputs  # type: ignore[return-value]
+
+    def counters(self) -> dict:
+        return {"tokens": self._tokens.as_metrics()}
 
     def _fit(self, tokens: list[int], reserve: int) -> list[int]:
         return fit_to_context(tokens, self._context_length - reserve)

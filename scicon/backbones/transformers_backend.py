@@ -10,16 +10,46 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 
+from scicon.backbones import BACKENDS
 from scicon.backbones.base import (
+    Completion,
     GenerationRequest,
     Sampling,
+    TokenCounter,
     YesNo,
     fit_to_context,
     is_yes_no_token,
     normalise,
 )
 from scicon.backbones.cache import CallCache, weights_identity
+from scicon.backbones.params import BackboneParams, TransformersSettings
+from scicon.models import resolve_model
+
+
+@BACKENDS.register(
+    "transformers",
+    settings=TransformersSettings,
+    description="Hugging Face causal language models in-process (a folder, a hub id or a GGUF file)",
+)
+def build_transformers(
+    params: BackboneParams, settings: TransformersSettings, digests: CallCache | None
+) -> TransformersBackend:
+    model, gguf_file = resolve_model(params.model), None
+    if model.endswith(".gguf") and Path(model).is_file():
+        model, gguf_file = str(Path(model).parent), Path(model).name
+    return TransformersBackend(
+        model,
+        gguf_file=gguf_file,
+        revision=params.revision,
+        chat_template=params.chat_template,
+        context_length=params.context_length,
+        batch_size=settings.batch_size,
+        device=settings.device,
+        dtype=settings.dtype,
+        digests=digests,
+    )
 
 
 class TransformersBackend:
@@ -62,6 +92,7 @@ class TransformersBackend:
         self._batch_size = batch_size
         self._context_length = context_length
         self._lock = threading.Lock()
+        self._tokens = TokenCounter()
         self._identity = {
             "backend": self.name,
             "model": weights_identity(model, digests, gguf_file=gguf_file, revision=revision),
@@ -113,6 +144,7 @@ class TransformersBackend:
             for start in range(0, len(order), self._batch_size):
                 rows = order[start : start + self._batch_size]
                 input_ids, mask, positions = self._padded([sequences[i] for i in rows])
+                self._tokens.add("yes_no", sum(len(sequences[i]) for i in rows), 0)
                 logits = self.model(input_ids=input_ids, attention_mask=mask, position_ids=positions).logits
                 probabilities = torch.softmax(logits[:, -1, :].float(), dim=-1).cpu()
                 for row, index in enumerate(rows):
@@ -122,17 +154,19 @@ class TransformersBackend:
                     )
         return answers  # type: ignore[return-value]
 
-    def generate(self, requests: Sequence[GenerationRequest]) -> list[str]:
-        outputs: list[str] = [""] * len(requests)
+    def generate(self, requests: Sequence[GenerationRequest]) -> list[Completion]:
+        outputs: list[Completion | None] = [None] * len(requests)
         order = sorted(range(len(requests)), key=lambda i: len(requests[i].prompt))
         with self._lock, self._torch.inference_mode():
             for start in range(0, len(order), self._batch_size):
                 rows = order[start : start + self._batch_size]
-                for index, text in zip(rows, self._sample_batch([requests[i] for i in rows]), strict=True):
-                    outputs[index] = text
-        return outputs
+                for index, completion in zip(
+                    rows, self._sample_batch([requests[i] for i in rows]), strict=True
+                ):
+                    outputs[index] = completion
+        return outputs  # type: ignore[return-value]
 
-    def _sample_batch(self, requests: list[GenerationRequest]) -> list[str]:
+    def _sample_batch(self, requests: list[GenerationRequest]) -> list[Completion]:
         torch = self._torch
         sequences = [
             fit_to_context(self.token_ids(r.prompt), self._context_length - r.sampling.max_tokens)
@@ -142,6 +176,7 @@ class TransformersBackend:
         generators = [torch.Generator().manual_seed(r.seed) for r in requests]
         produced: list[list[int]] = [[] for _ in requests]
         finished = [False] * len(requests)
+        ended = [False] * len(requests)  # stopped by an end token, not by max_tokens
         past = None
         for _ in range(max(r.sampling.max_tokens for r in requests)):
             output = self.model(
@@ -159,7 +194,7 @@ class TransformersBackend:
                 if not finished[row]:
                     token = _sample(logits[row], request.sampling, generators[row])
                     if token in self._eos_ids:
-                        finished[row] = True
+                        finished[row] = ended[row] = True
                     else:
                         produced[row].append(token)
                         finished[row] = len(produced[row]) >= request.sampling.max_tokens
@@ -169,7 +204,14 @@ class TransformersBackend:
             input_ids = torch.tensor(next_tokens, device=self.device)[:, None]
             mask = torch.cat([mask, torch.ones_like(mask[:, :1])], dim=-1)
             positions = positions[:, -1:] + 1
-        return [self.tokenizer.decode(tokens, skip_special_tokens=True) for tokens in produced]
+        self._tokens.add("generate", sum(map(len, sequences)), sum(map(len, produced)))
+        return [
+            Completion(self.tokenizer.decode(tokens, skip_special_tokens=True), truncated=not end)
+            for tokens, end in zip(produced, ended, strict=True)
+        ]
+
+    def counters(self) -> dict:
+        return {"tokens": self._tokens.as_metrics()}
 
     def close(self) -> None:
         with self._lock:

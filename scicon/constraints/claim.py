@@ -58,7 +58,7 @@ class LlmClaim(ThresholdConstraint):
 
     def scores(self, checks: Sequence[ConstraintCheck]) -> list[float | None]:
         prompts = [CLAIM_DETECTION.format(sentence=c.candidate) for c in checks]
-        return answered(self.backbone.yes_no(prompts), self.min_mass)
+        return answered(self.backbone.yes_no(prompts, kind=self.kind), self.min_mass)
 
 
 @CONSTRAINTS.register(

@@ -54,7 +54,7 @@ class LlmSimilarity(ThresholdConstraint):
             SIMILARITY.format(sentence1=check.reference(self.reference), sentence2=check.candidate)
             for check in checks
         ]
-        return answered(self.backbone.yes_no(prompts), self.min_mass)
+        return answered(self.backbone.yes_no(prompts, kind=self.kind), self.min_mass)
 
 
 @CONSTRAINTS.register(

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from statsmodels.stats.proportion import proportion_confint
 
-from scicon.backbones.cache import CachedBackbone, CallStats
+from scicon.backbones.cache import CachedBackbone, combined_metrics
 from scicon.records.base import TargetLabel
 from scicon.records.evolve import PairTrace, SearchStatus
 from scicon.textdiff import words_changed
@@ -29,7 +29,7 @@ def evolve_metrics(
             metrics[target.value] = summary
     metrics["wall_seconds"] = round(wall_seconds, 1)
     if backbones:
-        metrics["backbone"] = CallStats.combined([b.stats for b in backbones]).as_metrics()  # this run's work
+        metrics["backbone"] = combined_metrics(backbones)  # this run's work
         # The cost of the output itself comes from the traces, so pairs resumed from an
         # earlier run count with the calls they cost then.
         accepted = sum(t.accepted is not None for t in traces)

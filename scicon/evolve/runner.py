@@ -17,7 +17,7 @@ import json
 import logging
 import os
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -107,18 +107,40 @@ def run_searches(
     finished = dict(done)
     writer = _Journal(journal)
     progress = tqdm(total=len(work), initial=len(work) - len(todo), desc="evolve", unit=" pairs")
-    pool = ThreadPoolExecutor(max_workers=workers) if workers > 1 else None
-    try:
-        for trace in pool.map(one, todo) if pool else map(one, todo):
-            writer.append(trace)
+    succeeded = sum(t.status is SearchStatus.SUCCEEDED for t in finished.values())
+
+    def show(trace: PairTrace | None = None) -> None:
+        nonlocal succeeded
+        if trace is not None:
             finished[(trace.pair_id, trace.target_label.value)] = trace
-            succeeded = sum(t.status is SearchStatus.SUCCEEDED for t in finished.values())
-            progress.set_postfix(success=f"{succeeded / len(finished):.0%}", refresh=False)
+            succeeded += trace.status is SearchStatus.SUCCEEDED
             progress.update()
+        progress.set_postfix(
+            success=f"{succeeded / len(finished):.0%}" if finished else "-",
+            in_flight=sum(backbone.in_flight for backbone in backbones),  # model requests, all pairs
+        )
+
+    # At most `workers` pairs at a time; each is journalled the moment it finishes, so a
+    # slow pair holds back neither the other pairs nor their records.
+    pool = ThreadPoolExecutor(max_workers=workers)
+    queued = iter(todo)
+    running: set[Future] = set()
+    try:
+        while True:
+            while len(running) < workers and (item := next(queued, None)) is not None:
+                running.add(pool.submit(one, item))
+            if not running:
+                break
+            completed, running = wait(running, timeout=1.0, return_when=FIRST_COMPLETED)
+            for future in completed:
+                trace = future.result()
+                writer.append(trace)
+                show(trace)
+            if not completed:
+                show()
     finally:
-        if pool is not None:
-            # on Ctrl-C: drop queued pairs; the ones in flight finish and are lost, not half-written
-            pool.shutdown(wait=False, cancel_futures=True)
+        # on Ctrl-C: drop queued pairs; the ones in flight finish and are lost, not half-written
+        pool.shutdown(wait=False, cancel_futures=True)
         progress.close()
         writer.close()
     traces = [finished[(p.pair_id, t.value)] for p, t in work]

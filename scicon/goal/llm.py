@@ -29,7 +29,10 @@ class LlmContradictionScorer:
 
     def contradiction_probabilities(self, pairs: Sequence[SentencePair]) -> list[float | None]:
         prompts = [CLASSIFICATION.format(sentence1=first, sentence2=second) for first, second in pairs]
-        return [a.p_yes if a.mass >= self.min_mass else None for a in self.backbone.yes_no(prompts)]
+        return [
+            a.p_yes if a.mass >= self.min_mass else None
+            for a in self.backbone.yes_no(prompts, kind="classification")
+        ]
 
 
 @GOALS.register(

@@ -50,7 +50,12 @@ class LlmResultSelector:
         unmatched: list[int] = []
         for position, (request, (answer,)) in enumerate(zip(requests, answers, strict=True)):
             results = request.abstract.indices(Role.RESULTS)
-            matched = match_sentence(answer, [request.abstract.sentences[i].text for i in results])
+            # an answer cut off by the token limit is no answer
+            matched = (
+                None
+                if answer.truncated
+                else match_sentence(answer.text, [request.abstract.sentences[i].text for i in results])
+            )
             if matched is None:
                 selections.append(None)
                 unmatched.append(position)
@@ -89,4 +94,4 @@ class ConclusionWriter:
             for abstract in abstracts
         ]
         answers = self.backbone.generate(prompts, [_GREEDY_SEED] * len(prompts), n=1, sampling=self.sampling)
-        return [parse_generated_sentence(answer) for (answer,) in answers]
+        return [None if answer.truncated else parse_generated_sentence(answer.text) for (answer,) in answers]

@@ -42,9 +42,10 @@ class LlmWordReplacement:
             for r in requests
         ]
         outputs = self.backbone.generate(prompts, [r.seed for r in requests], n=count, sampling=self.sampling)
+        # a rewrite cut off by the token limit is a failed mutation, not a candidate
         return [
-            [parse_rewrite(text, r.sentence2) for text in texts]
-            for r, texts in zip(requests, outputs, strict=True)
+            [None if c.truncated else parse_rewrite(c.text, r.sentence2) for c in completions]
+            for r, completions in zip(requests, outputs, strict=True)
         ]
 
 
