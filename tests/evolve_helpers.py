@@ -38,7 +38,7 @@ def assemble(
         min_mass=min_mass,
         max_words_changed=params.max_words_changed,
         backbone_params=section("backbone", _backbone_params()) if backend is not None else None,
-        load_backbone=(lambda params, cache: backbone) if backbone is not None else None,
+        load_backbone=(lambda params: backbone) if backbone is not None else None,
         settings=validated_settings(params),
     )
     return build_searches(params, context), context

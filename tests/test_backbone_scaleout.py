@@ -93,7 +93,7 @@ def evolve(pairs, backbone, journal, workers):
         min_mass=params.min_mass,
         max_words_changed=params.max_words_changed,
         backbone_params=section("backbone", BackboneParams),
-        load_backbone=lambda params, cache: backbone,
+        load_backbone=lambda params: backbone,
         settings=validated_settings(params),
     )
     return run_searches(

@@ -56,7 +56,11 @@ def make_pairs(abstracts: int = 30) -> list[Pair]:
 @pytest.fixture
 def sources(tmp_path) -> SourcePaths:
     pairs = make_pairs()
-    paths = SourcePaths(tmp_path / "pairs.jsonl", tmp_path / "accepted.jsonl", tmp_path / "negatives.jsonl")
+    paths = SourcePaths(
+        pairs=tmp_path / "pairs.jsonl",
+        evolve=tmp_path / "accepted.jsonl",
+        negatives=tmp_path / "negatives.jsonl",
+    )
     write_jsonl(paths.pairs, pairs)
     write_jsonl(paths.evolve, mutated_pairs(pairs, non_contradiction_every=3))
     write_jsonl(paths.negatives, rule_negatives(pairs))

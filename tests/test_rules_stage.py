@@ -183,7 +183,9 @@ def test_modified_eda_edits_pair_with_p1_in_cross_form(tmp_path):
     negatives, _, _ = run_stage(tmp_path, eda)
     write_jsonl(tmp_path / "pairs.jsonl", PAIRS)
     paths = SourcePaths(
-        tmp_path / "pairs.jsonl", tmp_path / "absent.jsonl", tmp_path / "out" / "negatives.jsonl"
+        pairs=tmp_path / "pairs.jsonl",
+        evolve=tmp_path / "absent.jsonl",
+        negatives=tmp_path / "out" / "negatives.jsonl",
     )
     build_params = section(
         "build",

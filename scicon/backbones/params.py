@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field, ValidationError, field_validator
+from pydantic import Field, field_validator
 
 from scicon.errors import ParamsError
-from scicon.params import Operational, Section
+from scicon.params import Operational, Section, validate_section
 
 
 class LlamaCppSettings(Section):
@@ -102,14 +102,7 @@ def merged_backbone_params(
     if not isinstance(overrides, dict):
         raise ParamsError(f"{key}: expected a mapping of backbone keys (got {overrides!r})")
     merged = _deep_merge(base.model_dump(mode="python"), overrides)
-    try:
-        return BackboneParams.model_validate(merged)
-    except ValidationError as error:
-        problems = [
-            f"{key}.{'.'.join(str(part) for part in item['loc'])}: {item['msg']} (got {item.get('input')!r})"
-            for item in error.errors()
-        ]
-        raise ParamsError("; ".join(problems)) from error
+    return validate_section(BackboneParams, merged, f"{key}.")
 
 
 def _deep_merge(base: dict, overrides: dict) -> dict:

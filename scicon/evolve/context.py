@@ -20,25 +20,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from scicon.backbones.cache import CachedBackbone, CallCache
-from scicon.backbones.params import BackboneParams
+from scicon.backbones.params import BackboneParams, merged_backbone_params
 from scicon.params import Thresholds
 from scicon.records.corpus import Abstract
 
-BackboneLoader = Callable[[BackboneParams, CallCache | None], CachedBackbone]
-
-
-def merged_backbone_params(base: BackboneParams, overrides: dict | None, key: str) -> BackboneParams:
-    """``base`` with ``overrides`` merged in (nested mappings merged key by key), validated."""
-    from scicon.params import validate_section
-
-    def merge(into: dict, changes: dict) -> dict:
-        merged = dict(into)
-        for name, value in changes.items():
-            merged[name] = merge(merged[name], value) if isinstance(merged.get(name), dict) else value
-        return merged
-
-    values = merge(base.model_dump(mode="json"), overrides or {})
-    return validate_section(BackboneParams, values, f"{key}.")
+BackboneLoader = Callable[[BackboneParams], CachedBackbone]
 
 
 @dataclass
@@ -67,7 +53,7 @@ class AssemblyContext:
         name = json.dumps(params.model_dump(mode="json"), sort_keys=True)
         with self._lock:
             if name not in self._backbones:
-                backbone = self.load_backbone(params, self.cache)
+                backbone = self.load_backbone(params)
                 self._backbones[name] = backbone
                 self.record_model(f"backbone:{params.model}", backbone.identity_digest)
             return self._backbones[name]

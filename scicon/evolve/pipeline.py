@@ -15,8 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from scicon.backbones import load_backbone as load_configured_backbone
 from scicon.backbones.base import derive_seed
-from scicon.backbones.cache import CACHE_FILE, CachedBackbone, CallCache
+from scicon.backbones.cache import CACHE_FILE, CallCache
 from scicon.backbones.params import BackboneParams
 from scicon.codedeps import rerun_keys, stage_code_digest
 from scicon.evolve.assembly import build_searches, validated_settings
@@ -122,7 +123,7 @@ def run_evolve(
         min_mass=params.min_mass,
         max_words_changed=params.max_words_changed,
         backbone_params=backbone_params,
-        load_backbone=load_backbone or load_cached_backbone,
+        load_backbone=load_backbone or load_configured_backbone,
         cache=cache,
         settings=validated_settings(params),
     )
@@ -155,13 +156,6 @@ def run_evolve(
         metrics=metrics,
         success_plot=success_by_generation(result.traces, params.max_iterations),
     )
-
-
-def load_cached_backbone(params: BackboneParams, cache: CallCache | None) -> CachedBackbone:
-    """The configured backend behind the shared call cache."""
-    from scicon.backbones import build_backend
-
-    return CachedBackbone(build_backend(params, digests=cache), cache)
 
 
 def _warn_if_not_the_papers(recipe: str, backbone: BackboneParams | None, context: AssemblyContext) -> None:
