@@ -34,7 +34,8 @@ def main(args) -> None:
     params = load_section(args.params, "evaluate", EvaluateParams)
     benchmarks = load_benchmarks(params.benchmarks)
     baselines = build_baselines(params.baselines, params.seed)
-    models = classifier_scorers(params.classifiers, params.batch_size)
+    folders = {**params.classifiers, **dict(item.split("=", 1) for item in args.classifier)}
+    models = classifier_scorers(folders, params.batch_size)
     train = read_jsonl(Path(args.scicon) / "train.jsonl", Example)
     train_texts = [text for example in train for text in (example.sentence1, example.sentence2)]
     backbone_in_use = contextlib.nullcontext()
@@ -70,6 +71,13 @@ def parser():
     command.add_argument("--metrics", required=True, help="output metrics JSON")
     command.add_argument("--plots", required=True, help="output folder of ROC-curve CSVs")
     command.add_argument("--scores", required=True, help="output folder of per-example score CSVs")
+    command.add_argument(
+        "--classifier",
+        action="append",
+        default=[],
+        metavar="NAME=FOLDER",
+        help="a classifier to evaluate beside evaluate.classifiers (a self-training round's student)",
+    )
     return command
 
 

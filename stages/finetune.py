@@ -12,6 +12,7 @@ from scicon.plots import write_csv
 from scicon.records.dataset import Example
 from scicon.stage import run_stage, stage_parser
 from scicon.train import finetune
+from scicon.train.calibrate import calibrate_student
 from scicon.train.params import FinetuneParams
 
 
@@ -21,6 +22,7 @@ def main(args) -> None:
     train = list(read_jsonl(scicon / "train.jsonl", Example))
     dev = list(read_jsonl(scicon / "dev.jsonl", Example))
     result = finetune(train, dev, params, Path(args.model))
+    result.metrics["calibration"] = calibrate_student(Path(args.model), dev, params.calibration)
     write_csv(args.loss_plot, result.loss_curve, ("step", "epoch", "loss", "learning_rate"))
     write_csv(args.dev_plot, result.dev_curve, ("step", "dev_roc_auc", "dev_loss"))
     write_json(args.metrics, result.metrics)

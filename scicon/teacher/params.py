@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic import Field, field_validator
 
 from scicon.dataset.params import BuildSource
@@ -22,7 +20,6 @@ class TeacherParams(Section):
         description="labelled NLI files (loader kind, path, options) — never a benchmark's evaluation split"
     )
     dev_fraction: float = Field(gt=0.0, lt=1.0, description="share of abstracts held out, grouped by PMID")
-    calibration: Literal["sigmoid", "isotonic"]
     seed: int
     training: FinetuneParams
 

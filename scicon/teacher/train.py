@@ -38,7 +38,6 @@ from scicon.teacher.params import TeacherParams
 
 log = logging.getLogger(__name__)
 
-CALIBRATION_FILE = "calibration.json"
 PROBE_GENERATORS = (BuildSource.ORIGINAL.value, "rules_cross")
 
 
@@ -93,7 +92,7 @@ def source_figures(examples: Sequence[Example], probabilities: np.ndarray, targe
 
 
 def train_teacher(data: TeacherData, params: TeacherParams, output_dir: Path, target: float) -> TeacherResult:
-    from scicon.classifier import ContradictionClassifier
+    from scicon.train.calibrate import calibrate_classifier
     from scicon.train.lora import finetune
 
     train, dev = data.dataset.splits["train"], data.dataset.splits["dev"]
@@ -105,14 +104,11 @@ def train_teacher(data: TeacherData, params: TeacherParams, output_dir: Path, ta
             f"the held-out split ({len(dev)} examples) lacks a class: raise teacher.dev_fraction",
         )
     trained = finetune(train, dev, params.training, output_dir)
-    classifier = ContradictionClassifier(output_dir)
-    raw = np.array(classifier.raw_contradiction_probabilities([(e.sentence1, e.sentence2) for e in dev]))
-    labels = np.array([e.label for e in dev])
-    calibration = fit_calibration(raw, labels, params.calibration)
-    calibration.save(output_dir / CALIBRATION_FILE)
+    method = params.training.calibration
+    calibration, raw, labels = calibrate_classifier(output_dir, dev, method)
 
     folds = np.array([_fold(e) for e in dev])
-    honest = cross_fitted(raw, labels, folds, params.calibration)
+    honest = cross_fitted(raw, labels, folds, method)
     probe = np.isin([e.generator for e in dev], PROBE_GENERATORS)
     metrics = {
         "training": trained.metrics,
@@ -120,7 +116,7 @@ def train_teacher(data: TeacherData, params: TeacherParams, output_dir: Path, ta
         "sources": {report.name: report.summary() for report in data.reports},
         "labelled": data.labelled,
         "operators_left_out": data.left_out,
-        "calibration": {"method": params.calibration, "fitted_on": len(dev)},
+        "calibration": {"method": method, "fitted_on": len(dev)},
         "dev": {
             "raw": calibration_report(raw, labels),
             "calibrated_cross_fitted": calibration_report(honest, labels) if honest is not None else None,

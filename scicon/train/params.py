@@ -32,4 +32,7 @@ class FinetuneParams(Section):
     logging_steps: int = Field(gt=0)
     early_stopping_patience: int | None = Field(gt=0)
     max_train_examples: int | None = Field(gt=0)
+    calibration: Literal["sigmoid", "isotonic"] = Field(
+        description="map P(contradiction) to a probability fitted on the dev split (calibration.json)"
+    )
     seed: int
