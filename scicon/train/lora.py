@@ -154,7 +154,8 @@ def _compute_metrics(prediction) -> dict:
 def finetune(
     train: Sequence[Example], dev: Sequence[Example], params: FinetuneParams, output_dir: Path
 ) -> FinetuneResult:
-    """Fine-tune ``params.base_model`` with LoRA on ``train``; save adapter + tokenizer in ``output_dir``."""
+    """Fine-tune ``params.base_model`` on ``train`` (LoRA or every weight, ``params.method``) and save
+    the classifier in ``output_dir``."""
     from peft import get_peft_model
     from transformers import (
         DataCollatorWithPadding,
@@ -177,8 +178,12 @@ def finetune(
         )
 
     tokenizer = load_tokenizer(params.base_model)
-    model = get_peft_model(load_base_model(params.base_model, tokenizer), lora_config(params))
-    trainable, total = model.get_nb_trainable_parameters()
+    model = load_base_model(params.base_model, tokenizer)
+    if params.method == "lora":
+        model = get_peft_model(model, lora_config(params))
+        trainable, total = model.get_nb_trainable_parameters()
+    else:
+        trainable = total = sum(parameter.numel() for parameter in model.parameters())
     log.info("finetune: %s, %d of %d parameters trainable", params.base_model, trainable, total)
 
     train_data = encode(train, tokenizer, params.max_length)
@@ -298,9 +303,11 @@ def _best_step(trainer) -> int | None:
 
 
 def save_classifier(model, tokenizer, params: FinetuneParams, output_dir: Path) -> None:
-    """Adapter (with the trained head), tokenizer, base model and run record, replacing ``output_dir``.
+    """The trained classifier, its tokenizer and a run record, replacing ``output_dir``.
 
-    The folder loads with stock peft — ``AutoPeftModelForSequenceClassification.from_pretrained``
+    With ``method: full`` it is a plain model folder (any ``from_pretrained`` loads it). With
+    LoRA it is the adapter with its trained head and the base model, and the folder loads
+    with stock peft — ``AutoPeftModelForSequenceClassification.from_pretrained``
     builds the base from the adapter config's ``base_model_name_or_path`` and nothing else —
     so the base has to be a folder whose config names the labels: ``base/`` inside the
     classifier folder, recorded as ``<output_dir>/base`` exactly as ``output_dir`` was given.
@@ -316,6 +323,19 @@ def save_classifier(model, tokenizer, params: FinetuneParams, output_dir: Path) 
     output_dir = Path(output_dir)
     staging = output_dir.with_name(f".{output_dir.name}.tmp")
     shutil.rmtree(staging, ignore_errors=True)
+    record = {"base_model": params.base_model, "max_length": params.max_length, "labels": LABELS}
+    if params.method == "full":
+        # every weight was trained: a plain model folder, its config naming the labels
+        model.save_pretrained(staging)
+        tokenizer.save_pretrained(staging)
+    else:
+        _save_adapter(model, tokenizer, params, output_dir, staging)
+    (staging / RUN_RECORD).write_text(json.dumps(record, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    shutil.rmtree(output_dir, ignore_errors=True)
+    staging.rename(output_dir)
+
+
+def _save_adapter(model, tokenizer, params: FinetuneParams, output_dir: Path, staging: Path) -> None:
     config = model.peft_config["default"]
     config.base_model_name_or_path = str(output_dir / BASE_FOLDER)
     # peft keeps module names in a set, written in hash-seed order: sorted, the same
@@ -327,10 +347,6 @@ def save_classifier(model, tokenizer, params: FinetuneParams, output_dir: Path) 
     model.save_pretrained(staging, save_embedding_layers=False)
     tokenizer.save_pretrained(staging)
     _save_base(params, tokenizer, staging / BASE_FOLDER)
-    record = {"base_model": params.base_model, "max_length": params.max_length, "labels": LABELS}
-    (staging / RUN_RECORD).write_text(json.dumps(record, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    shutil.rmtree(output_dir, ignore_errors=True)
-    staging.rename(output_dir)
 
 
 def _save_base(params: FinetuneParams, tokenizer, folder: Path) -> None:

@@ -12,6 +12,9 @@ from scicon.params import Section
 class FinetuneParams(Section):
     """LoRA fine-tuning. The paper's GPU settings are Table 7; params.yaml says which differ."""
 
+    method: Literal["lora", "full"] = Field(
+        description="lora: train low-rank adapters and the head (paper Table 7); full: every weight"
+    )
     base_model: str = Field(min_length=1, description="embedded:<name>, a model folder or a hub id")
     max_length: int = Field(gt=0)
     learning_rate: float = Field(gt=0.0)
