@@ -162,17 +162,22 @@ META_TEXT_PATTERNS: dict[str, re.Pattern] = {
 }
 
 
-def _instruction_patterns() -> list[re.Pattern]:
-    """The instruction lines of the prompts, fields as wildcards: an echo of the prompt is no answer."""
+def instruction_texts() -> list[str]:
+    """The instruction lines and sentences of the paper's prompts, with and without their
+    fields: the text a model echoes instead of answering."""
     units = set()
     for prompt in ALL_PROMPTS:
         # the prompts break sentences across lines; a model echoes either
         units.update(prompt.text.splitlines())
         units.update(re.split(r"(?<=[.!?:])\s+", " ".join(prompt.text.split())))
+    # a bare field line ("sentence1: {sentence1}", "Answer:") is read as a label, not as an echo
+    return sorted(unit.strip() for unit in units if len(re.sub(r"\{\w+\}", "", unit).split()) >= 3)
+
+
+def _instruction_patterns() -> list[re.Pattern]:
+    """Instruction texts as patterns, their fields as wildcards."""
     patterns = []
-    for unit in sorted(units):
-        if len(re.sub(r"\{\w+\}", "", unit).split()) < 3:
-            continue  # a bare field line ("sentence1: {sentence1}", "Answer:") is handled as a label
+    for unit in instruction_texts():
         parts = [_comparable(part) for part in re.split(r"\{\w+\}", unit)]
         patterns.append(re.compile("^" + r"\s*.+?\s*".join(re.escape(part) for part in parts) + "$"))
     return patterns
