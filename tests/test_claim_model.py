@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from scicon.constraints.claim_model import (
@@ -15,7 +14,6 @@ from scicon.constraints.claim_model import (
     fit_claim_model,
     meta_text_examples,
     read_labelled_claims,
-    shift_prior,
     training_examples,
 )
 from scicon.corpus.readers import read_corpus
@@ -114,12 +112,6 @@ def test_a_rerun_reads_the_cache_and_a_change_refits(demo_abstracts, tmp_path, m
     monkeypatch.undo()
     fit_claim_model(demo_abstracts, settings(regularization=0.5), cache_dir=tmp_path)
     assert len(list(tmp_path.glob("claim-*.joblib"))) == 2
-
-
-def test_prior_shift_moves_odds_by_the_ratio_of_prior_odds():
-    shifted = shift_prior(np.array([0.2, 0.5]), trained=0.2, assumed=0.5)
-    assert shifted == pytest.approx([0.5, 0.8])
-    assert shift_prior(np.array([0.3]), trained=0.4, assumed=0.4) == pytest.approx([0.3])
 
 
 # ---- labelled claim files --------------------------------------------------------------------

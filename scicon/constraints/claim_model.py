@@ -65,11 +65,6 @@ class ClaimModelSettings(Section):
     labelled_file: str | None = Field(description="labelled claim file; null: learn from the corpus' roles")
     claim_roles: tuple[Role, ...] = Field(min_length=1, description="roles whose sentences count as claims")
     non_claim_roles: tuple[Role, ...] = Field(min_length=1, description="roles whose sentences count as not")
-    prior: float | None = Field(
-        gt=0.0,
-        lt=1.0,
-        description="share of claims assumed among scored sentences (null: the training share)",
-    )
     features: Features
     encoder: str = Field(description="sentence encoder for embedding features")
     meta_text_negatives: bool = Field(description="prompt instructions and answer framing as non-claims")
@@ -269,10 +264,7 @@ class ClaimModel:
     def probabilities(self, sentences: Sequence[str]) -> list[float]:
         if not sentences:
             return []
-        calibrated = self.calibration(self.raw_scores(sentences))
-        if self.settings.prior is not None:
-            calibrated = shift_prior(calibrated, self.fitted["calibration_claim_share"], self.settings.prior)
-        return [float(p) for p in calibrated]
+        return [float(p) for p in self.calibration(self.raw_scores(sentences))]
 
     def quality(self, threshold: float) -> dict:
         """Held-out ROC-AUC, Brier, log loss, ECE against the training labels, and what
@@ -327,15 +319,6 @@ class ClaimModel:
             state["held_out"],
             state["fitted"],
         )
-
-
-def shift_prior(probabilities: np.ndarray, trained: float, assumed: float) -> np.ndarray:
-    """Probabilities for another share of claims among the scored sentences: the odds scale by
-    the ratio of prior odds (Saerens, Latinne & Decaestecker, "Adjusting the Outputs of a
-    Classifier to New a Priori Probabilities: A Simple Procedure")."""
-    p = np.clip(np.asarray(probabilities, dtype=float), 1e-9, 1 - 1e-9)
-    odds = p / (1 - p) * (assumed / (1 - assumed)) / (trained / (1 - trained))
-    return odds / (1 + odds)
 
 
 def _at_threshold(probabilities: np.ndarray, labels: np.ndarray, threshold: float) -> dict:
@@ -398,7 +381,7 @@ def claim_model_key(examples: Sequence[LabelledSentence], settings: ClaimModelSe
 def fit_claim_model(
     abstracts: Sequence[Abstract], settings: ClaimModelSettings, cache_dir: Path | None = None
 ) -> ClaimModel:
-    """The claim model of ``abstracts`` (or of the labelled file): read from the cache, or fitted and cached."""
+    """The claim model of ``abstracts`` (or of the labelled file): from the cache, or fitted and cached."""
     import joblib
 
     examples = training_examples(abstracts, settings)
@@ -451,14 +434,13 @@ def _fit(parts: dict[str, list[LabelledSentence]], settings: ClaimModelSettings)
     model.calibration = fit_calibration(
         model.raw_scores([e.text for e in calibrate]), [int(e.claim) for e in calibrate], settings.method
     )
-    model.fitted = {"calibration_claim_share": float(np.mean([e.claim for e in calibrate]))}
     held_out = parts["held_out"]
     model.held_out = {
         "probability": [round(p, 6) for p in model.probabilities([e.text for e in held_out])],
         "label": [None if e.claim is None else int(e.claim) for e in held_out],
         "role": [e.role.value if e.role else None for e in held_out],
     }
-    model.fitted |= {
+    model.fitted = {
         "source": settings.labelled_file or "roles",
         "sentences": len(fit),
         "claims": sum(e.claim for e in fit),

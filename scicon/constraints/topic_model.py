@@ -29,6 +29,7 @@ sentences it was fitted on, the encoder's weights and the settings below.
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 from collections.abc import Sequence
@@ -294,8 +295,6 @@ def fit_topic_model(
     key = topic_model_key(chosen, settings)
     path = (cache_dir or filters_cache_dir()) / f"topic-{key}.json"
     if path.is_file():
-        import json
-
         log.info("topic model: fitted calibration read from %s", path)
         return TopicModel.from_dict(json.loads(path.read_text(encoding="utf-8")), settings)
 
