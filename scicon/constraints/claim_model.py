@@ -44,7 +44,14 @@ import numpy as np
 from pydantic import Field, model_validator
 
 from scicon.calibration import Calibration, calibration_report, fit_calibration
-from scicon.constraints.fitting import content_digest, encode, encoder_identity, filters_cache_dir, group_draw
+from scicon.constraints.fitting import (
+    content_digest,
+    encode,
+    encoder_identity,
+    filters_cache_dir,
+    fitting_code_digest,
+    group_draw,
+)
 from scicon.errors import InputFormatError, InputNotFoundError
 from scicon.params import Operational, Section
 from scicon.records.corpus import Abstract, Role
@@ -367,10 +374,12 @@ def training_examples(abstracts: Sequence[Abstract], settings: ClaimModelSetting
 
 
 def claim_model_key(examples: Sequence[LabelledSentence], settings: ClaimModelSettings) -> str:
+    """The cache key: training examples, fitting code, scikit-learn version, encoder, settings."""
     import sklearn
 
     return content_digest(
         FORMAT,
+        fitting_code_digest(__file__),
         sklearn.__version__,
         encoder_identity(settings.encoder) if settings.features != "tfidf" else None,
         settings.model_dump(mode="json", exclude={"batch_size"}),

@@ -2,8 +2,8 @@
 grouped by abstract, and a cache keyed by content.
 
 A fitted filter (the same-topic calibration, the claim classifier) depends only on the
-sentences it was fitted on, the encoder's weights and its settings. Its cache key is a
-digest of exactly those, so a rerun on the same abstracts (a `dvc exp run -S sim=0.7`, a
+sentences it was fitted on, the encoder's weights, its settings and the code that fits it.
+Its cache key is a digest of exactly those, so a rerun on the same abstracts (a `dvc exp run -S sim=0.7`, a
 resumed run) loads the fitted model instead of refitting it, and any change refits.
 """
 
@@ -36,6 +36,15 @@ def content_digest(*parts: object) -> str:
     """SHA-256 of JSON-serialisable parts (sorted keys, so equal content gives equal keys)."""
     payload = json.dumps(parts, sort_keys=True, ensure_ascii=False, default=str)
     return hashlib.sha256(payload.encode()).hexdigest()
+
+
+def fitting_code_digest(module_file: str | Path) -> str:
+    """A digest of the code that fits a model (its module, this one, the calibration), so a
+    changed sampling or fitting procedure is refitted rather than read from the cache."""
+    from scicon import calibration
+    from scicon.codedeps import code_digest
+
+    return code_digest([Path(module_file), Path(__file__), Path(calibration.__file__)])
 
 
 def group_draw(seed: int, group: str) -> float:

@@ -46,6 +46,7 @@ from scicon.constraints.fitting import (
     encode,
     encoder_identity,
     filters_cache_dir,
+    fitting_code_digest,
     group_draw,
     is_held_out,
 )
@@ -137,21 +138,30 @@ def sample_pairs(abstracts: Sequence[Abstract], settings: TopicModelSettings, pa
     )
     negatives = []
     for row, positive in enumerate(positives):
-        if row in lexical_rows:
-            choice, kind = rng.choice(neighbours[positive.candidate, positive.pmid]), "lexical_neighbour"
+        close = neighbours.get((positive.candidate, positive.pmid), []) if row in lexical_rows else []
+        if close:
+            choice, kind = rng.choice(close), "lexical_neighbour"
         else:
-            choice = rng.randrange(len(texts))
-            while owner[choice] == positive.pmid or texts[choice] == positive.candidate:
-                choice = rng.randrange(len(texts))
-            kind = "random_abstract"
+            choice, kind = _random_other(rng, texts, owner, positive), "random_abstract"
         negatives.append(TopicPair(texts[choice], positive.candidate, kind, positive.pmid))
     return positives + negatives
 
 
-def _same_topic_partners(abstract: Abstract, vectorizer, supporting_results: int | None) -> list:
+def _random_other(rng: random.Random, texts: list[str], owner: np.ndarray, pair: TopicPair) -> int:
+    """A claim sentence of another abstract, uniformly (rejection sampling; almost every draw fits)."""
+    for _ in range(100):
+        choice = rng.randrange(len(texts))
+        if owner[choice] != pair.pmid and texts[choice] != pair.candidate:
+            return choice
+    return rng.choice([i for i, text in enumerate(texts) if owner[i] != pair.pmid and text != pair.candidate])
+
+
+def _same_topic_partners(
+    abstract: Abstract, vectorizer, supporting_results: int | None
+) -> list[tuple[str, str, PairKind]]:
     """(conclusion, partner, kind): the other conclusions, and the results that support the
-    conclusion — the ``supporting_results`` closest to it by TF-IDF, as the pairs stage picks
-    them — since "same exact topic" (prompt E.3.5) is not every result of the abstract
+    conclusion — the ``supporting_results`` closest to it by TF-IDF, as the pairs stage's
+    TF-IDF selector chooses them — since "same exact topic" (prompt E.3.5) is not every result of the abstract
     ("Mean age was 71 years" is not about the conclusion's topic)."""
     conclusions = [abstract.sentences[i].text for i in abstract.indices(Role.CONCLUSIONS)]
     results = [abstract.sentences[i].text for i in abstract.indices(Role.RESULTS)]
@@ -275,12 +285,13 @@ def _rate(flags: np.ndarray) -> float | None:
 
 
 def topic_model_key(abstracts: Sequence[Abstract], settings: TopicModelSettings) -> str:
-    """The cache key: claim sentences used, encoder weights, settings that change the fit."""
+    """The cache key: claim sentences used, fitting code, encoder weights, settings that change the fit."""
     sentences = [
         [a.pmid, [[s.role.value, s.text] for s in a.sentences if s.role in CLAIM_ROLES]] for a in abstracts
     ]
     return content_digest(
         FORMAT,
+        fitting_code_digest(__file__),
         encoder_identity(settings.encoder),
         settings.model_dump(mode="json", exclude={"batch_size"}),
         sentences,
