@@ -1,9 +1,11 @@
 """The prompts of the EvoNLI paper (appendix E.3), verbatim, and parsers for what models answer.
 
 The prompt text is the same for every backend; a backend only wraps it in its
-model's chat template. Parsers accept the untidy output of real models: a leading
-"Answer:", quotes, a trailing explanation, several lines. An empty or unchanged
-rewrite is ``None`` — a failed mutation for the caller to count, not an error.
+model's chat template. Parsers accept the untidy output of real instruction-tuned
+models: preamble lines, labels, quotes, code fences, lists of alternatives, echoes of
+sentence1, trailing notes and explanations. An output that holds no sentence (a
+refusal, a bare yes/no, meta-text only) or an unchanged rewrite is ``None`` — a failed
+mutation for the caller to count, not an error.
 """
 
 from __future__ import annotations

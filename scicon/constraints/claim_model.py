@@ -292,15 +292,11 @@ class ClaimModel:
 
     def evaluate(self, examples: Sequence[LabelledSentence], threshold: float) -> dict:
         """ROC-AUC on labelled sentences (e.g. expert labels), and the operating point at ``threshold``."""
-        from sklearn.metrics import roc_auc_score
-
-        probabilities = np.asarray(self.probabilities([e.text for e in examples]))
-        labels = np.asarray([int(e.claim) for e in examples])
+        labelled = [e for e in examples if e.claim is not None]
+        probabilities = np.asarray(self.probabilities([e.text for e in labelled]))
+        labels = np.asarray([int(e.claim) for e in labelled])
         report = calibration_report(probabilities, labels)
         report.update(_at_threshold(probabilities, labels, threshold))
-        report["roc_auc_raw"] = round(
-            float(roc_auc_score(labels, self.raw_scores([e.text for e in examples]))), 4
-        )
         return report
 
     def to_state(self) -> dict:
