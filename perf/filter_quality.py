@@ -1,6 +1,7 @@
 """How well the fitted filters mean what the paper means, measured on real data.
 
-Same topic (``topic_model`` in params.yaml, threshold ``sim``), fitted on the corpus:
+Same topic (``evolve.settings.similarity.embedding.topic_model``, threshold ``sim``), fitted on the
+corpus:
 
 * held-out calibration quality (ROC-AUC, Brier, log loss, ECE) and what ``sim`` passes
   and rejects: same-abstract pairs kept, different-abstract pairs (random and lexically
@@ -10,7 +11,7 @@ Same topic (``topic_model`` in params.yaml, threshold ``sim``), fitted on the co
 * meta-text (``perf/meta_texts.txt``: the examples of issue 14 and lines of real
   SmolLM2 answers) scored against sentence1 of those pairs: how many pass ``sim``.
 
-Claim (``claim_model``, threshold ``claim``):
+Claim (``evolve.settings.claim.trained``, threshold ``claim``):
 
 * held-out quality against the training labels, and the pass rate of each role at
   ``claim`` (original CONCLUSIONS sentences above all);
@@ -26,8 +27,9 @@ Fitted models are cached (``$SCICON_CACHE_DIR/filters``), so a second run only s
         --claims-test /abs/path/claims/test_labels.json --claims-train /abs/path/claims/train_labels.json \\
         --roc-csv plots/filters/topic_roc.csv --json /tmp/filter_quality.json
     # another setting, e.g. isotonic calibration or embedding features:
-    python -m perf.filter_quality --corpus ... --set topic_model.method=isotonic \\
-        --set claim_model.features=embedding
+    python -m perf.filter_quality --corpus ... \\
+        --set evolve.settings.similarity.embedding.topic_model.method=isotonic \\
+        --set evolve.settings.claim.trained.features=embedding
 """
 
 from __future__ import annotations
@@ -101,7 +103,9 @@ def operating_points(curve: list[dict]) -> dict:
 
 
 def topic_report(abstracts: list[Abstract], params: dict, sim: float, roc_csv: Path | None) -> dict:
-    settings = TopicModelSettings.model_validate(params["topic_model"])
+    settings = TopicModelSettings.model_validate(
+        params["evolve"]["settings"]["similarity"]["embedding"]["topic_model"]
+    )
     model = fit_topic_model(abstracts, settings)
     curve = model.roc_curve()
     if roc_csv is not None:
@@ -167,7 +171,7 @@ def topic_report(abstracts: list[Abstract], params: dict, sim: float, roc_csv: P
 def claim_report(
     abstracts: list[Abstract], params: dict, claim: float, test: Path | None, train: Path | None
 ) -> dict:
-    settings = ClaimModelSettings.model_validate(params["claim_model"])
+    settings = ClaimModelSettings.model_validate(params["evolve"]["settings"]["claim"]["trained"])
     expert = read_labelled_claims(test) if test else None
     report = {}
     variants = {"roles": settings}

@@ -265,18 +265,20 @@ def clean_answer(output: str) -> str:
     return ""
 
 
-def parse_rewrite(output: str, original: str, sentence1: str | None = None) -> str | None:
+def parse_rewrite(output: str, original: str) -> str | None:
     """The mutated sentence from a word-replacement answer.
 
-    None when the output holds no sentence (a refusal, "yes"/"no", meta-text only) or
-    when it is the original sentence2 or sentence1 again.
+    None when the output holds no sentence (a refusal, "yes"/"no", meta-text only) or only
+    the start of the original sentence2 (an answer cut short). Whether a sentence that was
+    read is a real edit — not the original again, not sentence1 — is for the search's edit
+    constraints to decide and count (:mod:`scicon.constraints.edits`).
     """
     sentence = clean_answer(output)
     if not sentence:
         return None
     answer, unchanged = _comparable(sentence), _comparable(original)
-    if answer in {unchanged, _comparable(sentence1 or "")} or unchanged.startswith(answer):
-        return None  # the same sentence again, or the original cut short by the token limit
+    if answer != unchanged and unchanged.startswith(answer):
+        return None  # the original cut short by the token limit
     return sentence
 
 

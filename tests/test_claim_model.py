@@ -20,13 +20,13 @@ from scicon.corpus.readers import read_corpus
 from scicon.errors import InputFormatError, InputNotFoundError, ParamsError
 from scicon.params import _validate
 from scicon.records.corpus import Abstract, Role
-from tests.params_defaults import section, section_values
+from tests.params_defaults import component_values
 
 DEMO_CORPUS = Path(__file__).resolve().parent.parent / "data" / "demo" / "demo_rct.txt"
 
 
 def settings(**overrides) -> ClaimModelSettings:
-    return section("claim_model", ClaimModelSettings, **overrides)
+    return ClaimModelSettings.model_validate(component_values("claim", "trained") | overrides)
 
 
 @pytest.fixture(scope="module")
@@ -220,7 +220,7 @@ def test_max_sentences_keeps_whole_abstracts(demo_abstracts):
 
 
 def test_settings_reject_a_role_on_both_sides():
-    values = section_values("claim_model") | {
+    values = component_values("claim", "trained") | {
         "claim_roles": ["CONCLUSIONS"],
         "non_claim_roles": ["CONCLUSIONS"],
     }

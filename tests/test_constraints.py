@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from scicon.backbones.cache import CallCache
 from scicon.constraints.base import ConstraintCheck
-from scicon.constraints.claim import RoleClaim
 from scicon.constraints.similarity import EmbeddingSimilarity
-from scicon.corpus.readers import read_corpus
-from scicon.records.corpus import Abstract
+from tests.scripted_backend import ScriptedBackend
 
 MINILM = "embedded:all-minilm-l6-v2"
 
@@ -66,20 +66,37 @@ def test_embedding_similarity_encodes_each_sentence_once_and_caches_scores(tmp_p
     assert uncached.scores(checks) == pytest.approx(scores, abs=1e-6)
 
 
-def test_role_claim_keeps_claims_and_rejects_rewrites_into_methods(fixtures):
-    abstracts = [
-        Abstract(pmid=a.pmid, sentences=tuple(a.sentences), origin=a.origin)
-        for a in read_corpus(fixtures / "rct_plain.txt")
-    ] * 3
-    claim = RoleClaim(abstracts, threshold=0.9, max_sentences=50_000, seed=0)
-    original = "Velanoxet reduced major bleeding compared with warfarin in adults with atrial fibrillation."
-    kept, lost = claim.scores(
-        [
-            ConstraintCheck(
-                "Velanoxet increased major bleeding compared with warfarin in adults.", "", original
-            ),
-            ConstraintCheck("We randomised adults to velanoxet or warfarin.", "", original),
-        ]
+@pytest.mark.slow
+def test_the_registered_filters_are_calibrated_probabilities_and_report_their_quality(tmp_path):
+    """similarity.embedding and claim.trained as the evolve stage builds them, on the demo corpus."""
+    from scicon.corpus import ingest
+    from scicon.corpus.params import IngestParams
+    from scicon.evolve.params import EvolveParams
+    from scicon.params import Thresholds
+    from tests.evolve_helpers import assemble
+    from tests.params_defaults import section
+
+    source = str(Path(__file__).resolve().parent.parent / "data/demo/demo_rct.txt")
+    abstracts = ingest(section("ingest", IngestParams, source=source), cache_dir=tmp_path).abstracts
+    params = section("evolve", EvolveParams, similarity="embedding", claim="trained", goal="llm")
+    searches, context = assemble(
+        params, Thresholds(sim=0.5, claim=0.1, target=0.4), ScriptedBackend(), abstracts
     )
-    assert kept >= 0.9 and lost < 0.9
-    assert claim.scores([ConstraintCheck(original, "", original)]) == [1.0]
+    (search,) = searches.values()
+    similarity, claim = sorted(search.constraints, key=lambda c: c.kind, reverse=True)
+    assert (similarity.kind, claim.kind) == ("similarity", "claim")
+    checks = [
+        ConstraintCheck("Velanoxet increased major bleeding compared with warfarin.", RESULT, CONCLUSION),
+        ConstraintCheck(
+            "Here is a corrected version of sentence2 with no additional commentary:", RESULT, CONCLUSION
+        ),
+        ConstraintCheck(
+            "Adults were randomised to velanoxet or warfarin for twelve months.", RESULT, CONCLUSION
+        ),
+    ]
+    rewrite, echo, methods = similarity.scores(checks)
+    assert rewrite > 0.5 > echo  # P(same topic): a rewrite keeps the topic, a prompt echo does not
+    rewrite, echo, methods = claim.scores(checks)
+    assert rewrite > methods and rewrite > echo
+    assert set(context.reports) == {"similarity", "claim"}
+    assert 0.5 < context.reports["similarity"]["roc_auc"] <= 1.0

@@ -45,11 +45,26 @@ def test_rewrites_are_extracted_from_untidy_answers(output):
     )
 
 
-@pytest.mark.parametrize(
-    "output", ["", "   \n  ", "Answer:", ORIGINAL, f"Answer: {ORIGINAL.lower()}", f'"{ORIGINAL}"']
-)
-def test_empty_or_unchanged_rewrites_are_failed_mutations(output):
+@pytest.mark.parametrize("output", ["", "   \n  ", "Answer:"])
+def test_empty_answers_are_failed_mutations(output):
     assert parse_rewrite(output, ORIGINAL) is None
+
+
+@pytest.mark.parametrize("output", [ORIGINAL, f"Answer: {ORIGINAL.lower()}", f'"{ORIGINAL}"', SENTENCE1])
+def test_copies_are_read_and_left_to_the_edit_constraints(output):
+    from scicon.constraints.edits import Changed, NotSentence1
+    from scicon.records.corpus import Role
+    from scicon.records.pairs import Pair, PairKind
+    from scicon.search.evolutionary import rejected_edits
+
+    pair = Pair(
+        pair_id="P-rc-0-1", pmid="P", kind=PairKind.RESULT_CONCLUSION, sentence1=SENTENCE1,
+        sentence2=ORIGINAL, role1=Role.RESULTS, role2=Role.CONCLUSIONS, index1=0, index2=1,
+    )  # fmt: skip
+    read = parse_rewrite(output, ORIGINAL)
+    assert read is not None
+    (rejected,) = rejected_edits([Changed(), NotSentence1()], pair, ORIGINAL, [read])
+    assert rejected in ("changed", "not_sentence1")
 
 
 def test_clean_answer_takes_the_first_non_empty_line():
@@ -162,8 +177,9 @@ REWRITE_TABLE = [
     ),
     ("labels with nothing under them", "Sentence 1:\nAim:\nSentence 2:\nAim:", None),
     ("only sentence1 echoed", f"Sentence1: {SENTENCE1}", None),
-    ("answer that repeats sentence1", SENTENCE1, None),
-    ("unchanged sentence2 under a label", f"Sentence2: {ORIGINAL}", None),
+    # copies are read as they are; the edit constraints reject them by name
+    ("answer that repeats sentence1", SENTENCE1, SENTENCE1),
+    ("unchanged sentence2 under a label", f"Sentence2: {ORIGINAL}", ORIGINAL),
     ("sentence2 cut short by the token limit", f"Sentence2: {ORIGINAL[:40]}", None),
     ("empty", "", None),
 ]
@@ -173,7 +189,7 @@ REWRITE_TABLE = [
     ("output", "expected"), [row[1:] for row in REWRITE_TABLE], ids=[row[0] for row in REWRITE_TABLE]
 )
 def test_rewrites_are_read_from_instruction_model_outputs(output, expected):
-    assert parse_rewrite(output, ORIGINAL, sentence1=SENTENCE1) == expected
+    assert parse_rewrite(output, ORIGINAL) == expected
 
 
 def test_generated_sentences_share_the_reading():

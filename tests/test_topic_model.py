@@ -17,13 +17,15 @@ from scicon.constraints.topic_model import (
 )
 from scicon.corpus.readers import read_corpus
 from scicon.records.corpus import Abstract, Role
-from tests.params_defaults import section
+from tests.params_defaults import component_values
 
 DEMO_CORPUS = Path(__file__).resolve().parent.parent / "data" / "demo" / "demo_rct.txt"
 
 
 def settings(**overrides) -> TopicModelSettings:
-    return section("topic_model", TopicModelSettings, **overrides)
+    return TopicModelSettings.model_validate(
+        component_values("similarity", "embedding")["topic_model"] | overrides
+    )
 
 
 @pytest.fixture(scope="module")

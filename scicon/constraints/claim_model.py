@@ -251,6 +251,7 @@ class ClaimModel:
         self.calibration = calibration
         self.held_out = held_out  # probability, label and role per held-out sentence
         self.fitted = fitted
+        self.key = ""  # digest of training data, settings and fitting code (set by fit_claim_model)
 
     def _features(self, sentences: Sequence[str]):
         from scipy import sparse
@@ -390,10 +391,13 @@ def fit_claim_model(
     import joblib
 
     examples = training_examples(abstracts, settings)
-    path = (cache_dir or filters_cache_dir()) / f"claim-{claim_model_key(examples, settings)}.joblib"
+    key = claim_model_key(examples, settings)
+    path = (cache_dir or filters_cache_dir()) / f"claim-{key}.joblib"
     if path.is_file():
         log.info("claim model: fitted model read from %s", path)
-        return ClaimModel.from_state(joblib.load(path), settings)
+        model = ClaimModel.from_state(joblib.load(path), settings)
+        model.key = key
+        return model
 
     parts: dict[str, list[LabelledSentence]] = {"fit": [], "calibration": [], "held_out": []}
     for example in examples:
@@ -412,6 +416,7 @@ def fit_claim_model(
     with atomic_open(path, "wb") as handle:
         joblib.dump(model.to_state(), handle)
     log.info("claim model: fitted model cached at %s", path)
+    model.key = key
     return model
 
 

@@ -1,11 +1,13 @@
 """SIMSCORE: does the candidate still discuss the same topic?
 
-The paper asks the backbone (prompt E.3.5). The cheap alternative is the cosine of
-all-MiniLM-L6-v2 sentence embeddings, which measures topic and not agreement (a
-direct contradiction of a sentence scores about 0.99 against it), which is what
-this filter needs. By default the candidate is compared with sentence1, the fixed
-side of the pair it must contradict; ``reference: original`` compares it with the
-sentence2 it was made from.
+The paper asks the backbone (prompt E.3.5) and thresholds its P(yes) at ``sim``. The
+offline alternative is the cosine of all-MiniLM-L6-v2 sentence embeddings, which
+measures topic and not agreement (a direct contradiction of a sentence scores about
+0.99 against it), turned into P(same topic) by a calibration fitted on the ingested
+abstracts themselves (:mod:`scicon.constraints.topic_model`), so that ``sim`` keeps the
+paper's meaning. By default the candidate is compared with sentence1, the fixed side
+of the pair it must contradict; ``reference: original`` compares it with the sentence2
+it was made from.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from pydantic import Field
 
@@ -27,6 +29,7 @@ from scicon.constraints.base import (
     ThresholdConstraint,
     answered,
 )
+from scicon.constraints.topic_model import TopicModelSettings
 from scicon.evolve.context import AssemblyContext
 from scicon.models import resolve_model
 from scicon.params import Section
@@ -69,19 +72,27 @@ def llm_similarity(settings: LlmSimilaritySettings, context: AssemblyContext) ->
 
 
 class EmbeddingSimilaritySettings(Section):
-    model: str = Field(min_length=1, description="a sentence-transformers encoder")
     reference: Reference = Field(description="compare candidates with sentence1 or the original sentence2")
+    topic_model: TopicModelSettings = Field(description="the encoder and how its cosine is calibrated")
 
 
 class EmbeddingSimilarity(ThresholdConstraint):
-    """MiniLM cosine; with a call cache, each (reference, candidate) score is computed once
-    ever, so a threshold rerun re-encodes nothing it has scored before."""
+    """P(same topic) from the encoder's cosine. With a call cache, each (reference, candidate)
+    cosine is computed once ever, so a threshold rerun re-encodes nothing it has scored
+    before; ``calibrate`` maps the cosine (in [0, 1]) to a probability."""
 
     kind = "similarity"
     name = "embedding"
     cost = LOCAL_MODEL_COST
 
-    def __init__(self, model: str, threshold: float, reference: Reference, cache: CallCache | None = None):
+    def __init__(
+        self,
+        model: str,
+        threshold: float,
+        reference: Reference,
+        cache: CallCache | None = None,
+        calibrate: Callable[[Sequence[float]], list[float]] | None = None,
+    ):
         from sentence_transformers import SentenceTransformer
 
         path = resolve_model(model)
@@ -89,6 +100,7 @@ class EmbeddingSimilarity(ThresholdConstraint):
         self.threshold = threshold
         self.reference = reference
         self.cache = cache
+        self.calibrate = calibrate
         self.identity = json.dumps(["embedding_similarity", weights_identity(path, cache)], sort_keys=True)
         self._key_prefix = hashlib.sha256(self.identity.encode()).hexdigest()
         self._lock = threading.Lock()
@@ -100,7 +112,8 @@ class EmbeddingSimilarity(ThresholdConstraint):
         pairs = [(check.reference(self.reference), check.candidate) for check in checks]
         keys = [self._key(*pair) for pair in pairs]
         scores, _ = answer_from_cache(self.cache, dict(zip(keys, pairs, strict=True)), self._cosines)
-        return [scores[key] for key in keys]
+        cosines = [scores[key] for key in keys]
+        return list(self.calibrate(cosines)) if self.calibrate is not None and cosines else cosines
 
     def _cosines(self, pairs: list[tuple[str, str]]) -> list[float]:
         # each distinct sentence once: the reference is usually the same for every candidate
@@ -110,7 +123,7 @@ class EmbeddingSimilarity(ThresholdConstraint):
                 texts, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False
             )
         row = {text: vector for text, vector in zip(texts, vectors, strict=True)}
-        # cosine in [-1, 1] mapped to [0, 1] so every threshold reads as a probability-like score
+        # cosine in [-1, 1] mapped to [0, 1], the scale the topic model is calibrated on
         return [float((1.0 + (row[r] * row[c]).sum()) / 2.0) for r, c in pairs]
 
 
@@ -122,8 +135,17 @@ class EmbeddingSimilarity(ThresholdConstraint):
 def embedding_similarity(
     settings: EmbeddingSimilaritySettings, context: AssemblyContext
 ) -> EmbeddingSimilarity:
+    from scicon.constraints.topic_model import fit_topic_model
+
+    topic = fit_topic_model(context.abstracts, settings.topic_model)
     constraint = EmbeddingSimilarity(
-        settings.model, context.thresholds.sim, settings.reference, context.cache
+        settings.topic_model.encoder,
+        context.thresholds.sim,
+        settings.reference,
+        context.cache,
+        calibrate=topic.calibrate,
     )
-    context.record_model(f"embedding:{settings.model}", constraint.identity)
+    context.record_model(f"embedding:{settings.topic_model.encoder}", constraint.identity)
+    context.record_model("topic_calibration", topic.calibration.to_dict())
+    context.record_report("similarity", topic.quality(context.thresholds.sim))
     return constraint

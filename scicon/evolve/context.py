@@ -41,6 +41,7 @@ class AssemblyContext:
     settings: dict[tuple[str, str], object] = field(default_factory=dict)
     _backbones: dict[str, CachedBackbone] = field(default_factory=dict)
     _models: dict[str, object] = field(default_factory=dict)
+    reports: dict[str, dict] = field(default_factory=dict)  # how good each fitted part is, for the metrics
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def backbone(self, overrides: dict | None = None, key: str = "backbone") -> CachedBackbone:
@@ -65,6 +66,10 @@ class AssemblyContext:
     def record_model(self, label: str, identity: object) -> None:
         """Note a model a part uses (weights digest, served name...), for the resume digest."""
         self._models[label] = identity
+
+    def record_report(self, part: str, report: dict) -> None:
+        """A fitted part's quality (e.g. the topic model's held-out ROC-AUC), for metrics/evolve.json."""
+        self.reports[part] = report
 
     def models_digest(self) -> str:
         text = json.dumps(self._models, sort_keys=True, default=str)

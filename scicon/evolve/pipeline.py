@@ -150,6 +150,8 @@ def run_evolve(
         cache.close()
     metrics["recipe"] = recipe
     metrics["resumed_pairs"] = result.resumed
+    if context.reports:
+        metrics["filters"] = context.reports
     return EvolveOutput(
         traces=result.traces,
         accepted=result.accepted,
