@@ -309,6 +309,11 @@ def test_model_and_baseline_names_must_not_collide():
         )
 
 
+def test_reserved_scorer_names_are_refused_in_params():
+    with pytest.raises(ValueError, match="'zero_shot' names another scorer"):
+        evaluate_params(classifiers={"zero_shot": "models/x"})
+
+
 def test_without_models_only_baselines_are_reported():
     evaluation = evaluate_benchmarks(
         {"demo": demo_benchmark()}, evaluate_params(), [], build_baselines(CHEAP_BASELINES, seed=0), []

@@ -38,3 +38,11 @@ class EvaluateParams(Section):
             if not _NAME.fullmatch(name):
                 raise ValueError(f"name {name!r} must be snake_case (it becomes a metrics key)")
         return named
+
+    @field_validator("classifiers")
+    @classmethod
+    def _not_reserved(cls, classifiers: dict[str, str]) -> dict[str, str]:
+        for reserved in ("zero_shot", "best_baseline"):
+            if reserved in classifiers:
+                raise ValueError(f"{reserved!r} names another scorer; choose another classifier name")
+        return classifiers

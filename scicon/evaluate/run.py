@@ -220,7 +220,7 @@ def _score(
             continue
         table.columns[baseline.name] = scores
         if baseline.two_sided:
-            table.columns[baseline.name + NEGATED] = [-s for s in scores]
+            table.columns[baseline.name + NEGATED] = [0.0 - s for s in scores]  # 0.0, not -0.0
     return table, unavailable
 
 
