@@ -20,6 +20,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from pydantic import BaseModel
+
 from scicon.params import read_params_file
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,6 +34,7 @@ _BLOCK = re.compile(
 def _registry(kind: str):
     from scicon.backbones import BACKENDS
     from scicon.constraints import CONSTRAINTS
+    from scicon.evaluate.baselines import BASELINES
     from scicon.evaluate.loaders import LOADERS
     from scicon.goal import GOALS
     from scicon.rules.operators import OPERATORS
@@ -45,6 +48,7 @@ def _registry(kind: str):
         "search": SEARCHES,
         "backend": BACKENDS,
         "loader": LOADERS,
+        "baseline": BASELINES,
         "operator": OPERATORS,
     }
     if kind not in registries:
@@ -80,11 +84,59 @@ def registry_table(kind: str) -> str:
     return "\n".join(lines)
 
 
+def _options(settings: type[BaseModel] | None) -> str:
+    if settings is None:
+        return "none (`{}`)"
+    return "<br>".join(
+        f"`{name}`: {info.description or ''}".rstrip(": ") for name, info in settings.model_fields.items()
+    )
+
+
+def _table(registry, header: tuple[str, ...], notes: Callable, columns: Callable) -> str:
+    lines = [f"| {' | '.join(header)} |", "|" + "---|" * len(header)]
+    for entry in registry:
+        description = entry.description.replace("|", "\\|") + notes(entry)
+        cells = [f"`{entry.name}`", description, *columns(entry), _options(entry.settings)]
+        lines.append(f"| {' | '.join(cells)} |")
+    return "\n".join(lines)
+
+
+def loaders_table() -> str:
+    from scicon.evaluate.loaders import LOADERS
+
+    """Markdown table of the benchmark loaders: kind, what it reads, its options."""
+
+    def notes(entry) -> str:
+        if entry.extra.get("derived"):
+            return " (derived: no path)"
+        if entry.extra.get("reads_folders"):
+            return " (path: a file or a folder)"
+        return ""
+
+    def columns(entry) -> list[str]:
+        return [entry.extra["keys"], entry.extra["groups"]]
+
+    return _table(LOADERS, ("kind", "reads", "pair key", "grouped by", "options"), notes, columns)
+
+
+def baselines_table() -> str:
+    from scicon.evaluate.baselines import BASELINES
+
+    """Markdown table of the trivial baselines: name, what it scores, its settings."""
+
+    def notes(entry) -> str:
+        return "; reported both ways (`_negated`)" if entry.extra.get("two_sided") else ""
+
+    return _table(BASELINES, ("baseline", "score", "settings"), notes, lambda entry: [])
+
+
 def _render(what: str) -> str:
     kind, _, argument = what.partition(" ")
     renderers: dict[str, Callable[[], str]] = {
         "registry": lambda: registry_table(argument),
         "recipes": _recipes,
+        "loaders": loaders_table,
+        "baselines": baselines_table,
     }
     if kind not in renderers:
         raise KeyError(f"unknown generated block {what!r}")
