@@ -18,9 +18,12 @@ GIT_IDENTITY = {
     "GIT_COMMITTER_EMAIL": "t@example.org",
 }
 
-# Every stage in seconds: rule rewrites instead of generation, three pairs, one
-# generation, three fine-tuning steps, no zero-shot backbone pass over the benchmarks.
+# Every stage in seconds: a teacher trained for a few steps, rule rewrites instead of
+# generation, three pairs, one generation, three fine-tuning steps, no zero-shot backbone
+# pass over the benchmarks.
+FAST_TRAINING = {"max_steps": 4, "eval_steps": 2, "max_length": 48, "logging_steps": 1}
 FAST_PIPELINE_PARAMS = {
+    "teacher": {"training": FAST_TRAINING},
     "evolve": {
         "max_pairs": 3,
         "population_size": 2,
@@ -82,9 +85,17 @@ def commit_all(project_dir: Path, env: dict, message: str, init: bool = False) -
     run(["git", "commit", "-q", "-m", message], project_dir, env)
 
 
+def deep_update(params: dict, overrides: dict) -> dict:
+    """``params`` with ``overrides`` merged in, nested mappings key by key."""
+    for key, value in overrides.items():
+        if isinstance(value, dict) and isinstance(params.get(key), dict):
+            deep_update(params[key], value)
+        else:
+            params[key] = value
+    return params
+
+
 def update_params(project_dir: Path, overrides: dict) -> None:
     path = project_dir / "params.yaml"
-    params = yaml.safe_load(path.read_text())
-    for section, values in overrides.items():
-        params[section].update(values)
+    params = deep_update(yaml.safe_load(path.read_text()), overrides)
     path.write_text(yaml.safe_dump(params, sort_keys=False))

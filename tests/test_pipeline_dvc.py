@@ -108,7 +108,7 @@ def test_repro_builds_finetunes_and_evaluates_with_fixture_sources(project):
 
 def test_a_code_change_recomputes_evolve_and_an_operational_key_reruns_nothing(project):
     copy, env = project
-    update_params(copy, {"evolve": FAST_PIPELINE_PARAMS["evolve"]})
+    update_params(copy, {key: FAST_PIPELINE_PARAMS[key] for key in ("teacher", "evolve")})
     commit_all(copy, env, "fast evolve")
     dvc(copy, env, "repro", "evolve")
     first = json.loads((copy / "metrics/evolve.json").read_text())
@@ -129,3 +129,38 @@ def test_a_code_change_recomputes_evolve_and_an_operational_key_reruns_nothing(p
     assert "Running stage 'evolve'" in rerun.stdout
     after = json.loads((copy / "metrics/evolve.json").read_text())
     assert after["resumed_pairs"] == 0 and after["pairs_tried"] == 3
+
+
+def test_the_trained_teacher_accepts_pairs_and_a_self_training_round_runs_end_to_end(project):
+    """The default DAG: a teacher trained in the DAG, EvoNLI against it, and a second round
+    taught by the first round's student (foreach stages, no cycle)."""
+    copy, env = project
+    update_params(
+        copy,
+        {
+            **FAST_PIPELINE_PARAMS,
+            "evolve": {**FAST_PIPELINE_PARAMS["evolve"], "max_pairs": 20, "max_iterations": 2},
+            "self_training": {"rounds": {"r2": {"teacher": "models/scicon-classifier"}}},
+        },
+    )
+    commit_all(copy, env, "fast pipeline with a second round")
+    dvc(copy, env, "repro")
+
+    teacher = json.loads((copy / "metrics/teacher.json").read_text())
+    assert teacher["training"]["steps"] == 4 and teacher["probe"]["raw"]["examples"] > 0
+    assert (copy / "models/teacher/calibration.json").is_file()
+    evolve = json.loads((copy / "metrics/evolve.json").read_text())
+    assert evolve["succeeded"] > 0  # accepted through the trained, calibrated teacher
+    assert {"similarity", "claim"} <= set(evolve["filters"])
+    build = json.loads((copy / "metrics/build.json").read_text())
+    assert build["generators"].get("evonli", 0) > 0
+    assert (copy / "models/scicon-classifier/calibration.json").is_file()  # the student can teach
+
+    round2 = {name: json.loads((copy / f"metrics/rounds/r2/{name}.json").read_text()) for name in (
+        "evolve", "build", "finetune", "evaluate")}  # fmt: skip
+    assert round2["evolve"]["pairs_tried"] == 20 and round2["evolve"]["recipe"] == "custom"
+    assert round2["finetune"]["steps"] == 3
+    assert round2["evaluate"]["demo_biomed_nli"]["models"].keys() >= {"scicon", "r2"}
+
+    again = dvc(copy, env, "repro")
+    assert "Data and pipelines are up to date" in again.stdout

@@ -16,7 +16,7 @@ from scicon.sweep import (
     sweep_rows,
 )
 
-DEFAULTS = Thresholds(sim=0.5, claim=0.9, target=0.4)
+DEFAULTS = Thresholds(sim=0.5, claim=0.1, target=0.4)
 
 
 def exp_row(name: str, sim: float, claim: float, target: float, succeeded: int, **extra) -> dict:
@@ -50,7 +50,7 @@ def test_grid_varies_one_threshold_at_a_time_and_shares_the_default_point():
         ]
         assert len(differing) <= 1
     assert sorted(
-        p.thresholds.sim for p in points if p.thresholds.claim == 0.9 and p.thresholds.target == 0.4
+        p.thresholds.sim for p in points if p.thresholds.claim == 0.1 and p.thresholds.target == 0.4
     ) == [*SWEEP_VALUES["sim"]]
 
 
@@ -58,8 +58,8 @@ def test_experiment_commands_queue_the_evolve_stage_with_every_threshold_and_ext
     point = GridPoint(DEFAULTS.model_copy(update={"sim": 0.2}))
     (queued,) = experiment_commands([point], ["evolve.max_pairs=150"])
     assert queued == [
-        "dvc", "exp", "run", "--queue", "--name", "sweep-sim0.2-claim0.9-target0.4", "evolve",
-        "--set-param", "sim=0.2", "--set-param", "claim=0.9", "--set-param", "target=0.4",
+        "dvc", "exp", "run", "--queue", "--name", "sweep-sim0.2-claim0.1-target0.4", "evolve",
+        "--set-param", "sim=0.2", "--set-param", "claim=0.1", "--set-param", "target=0.4",
         "--set-param", "evolve.max_pairs=150",
     ]  # fmt: skip
     (direct,) = experiment_commands([point], queue=False)
@@ -69,18 +69,18 @@ def test_experiment_commands_queue_the_evolve_stage_with_every_threshold_and_ext
 def test_results_keep_finished_sweep_experiments_and_resolve_prefixed_columns():
     rows = [
         {"Experiment": "workspace", "sim": 0.5},
-        exp_row("sweep-a", 0.5, 0.9, 0.4, 3),
-        exp_row("sweep-queued", 0.2, 0.9, 0.4, 0, State="Queued"),
+        exp_row("sweep-a", 0.5, 0.1, 0.4, 3),
+        exp_row("sweep-queued", 0.2, 0.1, 0.4, 0, State="Queued"),
         exp_row("other-experiment", 0.2, 0.9, 0.4, 1),
-        {**exp_row("sweep-b", 0.2, 0.9, 0.4, 0), "attack_success_rate": None,
+        {**exp_row("sweep-b", 0.2, 0.1, 0.4, 0), "attack_success_rate": None,
          "metrics/evolve.json:attack_success_rate": 0.0},
         {"Experiment": "sweep-failed-early", "State": "Success", "sim": 0.8, "attack_success_rate": "-"},
         # a column where some experiments lack the value comes back as text
-        {**exp_row("sweep-c", "0.8", "0.9", "0.4", 0), "pairs_tried": "10", "attack_success_rate": "None"},
+        {**exp_row("sweep-c", "0.8", "0.1", "0.4", 0), "pairs_tried": "10", "attack_success_rate": "None"},
     ]  # fmt: skip
     results = results_from_experiments(rows)
     assert [r.experiment for r in results] == ["sweep-a", "sweep-b", "sweep-c"]
-    assert results[1].thresholds == Thresholds(sim=0.2, claim=0.9, target=0.4)
+    assert results[1].thresholds == Thresholds(sim=0.2, claim=0.1, target=0.4)
     assert results[1].metrics["attack_success_rate"] == 0.0
     assert results[2].thresholds.sim == 0.8 and results[2].metrics["pairs_tried"] == 10
     assert results[2].metrics["attack_success_rate"] is None
@@ -89,24 +89,24 @@ def test_results_keep_finished_sweep_experiments_and_resolve_prefixed_columns():
 def test_rows_put_each_experiment_in_the_panel_of_the_threshold_it_changes():
     results = results_from_experiments(
         [
-            exp_row("sweep-default", 0.5, 0.9, 0.4, 3),
-            exp_row("sweep-sim", 0.8, 0.9, 0.4, 1),
-            exp_row("sweep-target", 0.5, 0.9, 0.1, 6),
-            exp_row("sweep-two-changed", 0.8, 0.9, 0.1, 9),  # belongs to no panel
+            exp_row("sweep-default", 0.5, 0.1, 0.4, 3),
+            exp_row("sweep-sim", 0.8, 0.1, 0.4, 1),
+            exp_row("sweep-target", 0.5, 0.1, 0.1, 6),
+            exp_row("sweep-two-changed", 0.8, 0.1, 0.1, 9),  # belongs to no panel
         ]
     )
     rows = sweep_rows(results, DEFAULTS)
     panels = {(row["threshold"], row["value"]): row for row in rows}
-    assert set(panels) == {("sim", 0.5), ("sim", 0.8), ("claim", 0.9), ("target", 0.1), ("target", 0.4)}
+    assert set(panels) == {("sim", 0.5), ("sim", 0.8), ("claim", 0.1), ("target", 0.1), ("target", 0.4)}
     assert panels[("sim", 0.8)]["pass_rate"] == 0.8  # similarity_pass_rate
-    assert panels[("claim", 0.9)]["pass_rate"] == 0.95 and panels[("claim", 0.9)]["is_default"]
+    assert panels[("claim", 0.1)]["pass_rate"] == 0.95 and panels[("claim", 0.1)]["is_default"]
     assert panels[("target", 0.1)]["attack_success_rate"] == pytest.approx(0.6)
     assert not panels[("target", 0.1)]["is_default"]
 
 
 def test_plot_writes_a_png_with_an_empty_panel_where_nothing_finished(tmp_path):
     results = results_from_experiments(
-        [exp_row("sweep-default", 0.5, 0.9, 0.4, 3), exp_row("sweep-s", 0.2, 0.9, 0.4, 1)]
+        [exp_row("sweep-default", 0.5, 0.1, 0.4, 3), exp_row("sweep-s", 0.2, 0.9, 0.4, 1)]
     )
     rows = [row for row in sweep_rows(results, DEFAULTS) if row["threshold"] != "claim"]
     path = tmp_path / "plots" / "sweep.png"
