@@ -18,7 +18,7 @@ from scicon.constraints.claim_model import (
 )
 from scicon.corpus.readers import read_corpus
 from scicon.errors import InputFormatError, InputNotFoundError, ParamsError
-from scicon.params import _validate
+from scicon.params import validate_section
 from scicon.records.corpus import Abstract, Role
 from tests.params_defaults import component_values
 
@@ -225,4 +225,4 @@ def test_settings_reject_a_role_on_both_sides():
         "non_claim_roles": ["CONCLUSIONS"],
     }
     with pytest.raises(ParamsError, match="both claim_roles and non_claim_roles"):
-        _validate("params.yaml", ClaimModelSettings, values, "claim_model.")
+        validate_section(ClaimModelSettings, values, "claim_model.")
