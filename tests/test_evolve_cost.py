@@ -38,7 +38,7 @@ def test_naive_search_scores_every_proposed_candidate_with_every_backbone_score(
     cheap_filters = evolve_params(
         transformation="mixed",
         similarity="embedding",
-        claim="roles",
+        claim="trained",
         goal="llm",
         settings={"transformation": {"mixed": {"parts": {"llm": 0.4, "rules": 0.6}}}},
     )
