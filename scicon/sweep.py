@@ -250,11 +250,15 @@ def _describe(row: Mapping) -> str:
 
 def main(args: argparse.Namespace) -> None:
     defaults = load_thresholds(args.params)
-    if args.command == "queue":
+    if args.command in ("queue", "run"):
         points = sweep_grid(defaults)
-        for command in experiment_commands(points, args.set_param):
+        queued = args.command == "queue"
+        for command in experiment_commands(points, args.set_param, queue=queued):
             _run(command)
-        print(f"queued {len(points)} experiments; run them with: dvc queue start --jobs 1")
+        if queued:
+            print(f"queued {len(points)} experiments; run them with: dvc queue start --jobs 1")
+        else:
+            print(f"ran {len(points)} experiments; collect them with: python -m scicon.sweep plot")
         return
     import dvc.api
 
@@ -280,13 +284,17 @@ def parser() -> argparse.ArgumentParser:
     queue = actions.add_parser(
         "queue", help="queue the one-at-a-time grid as DVC experiments of the evolve stage"
     )
-    queue.add_argument(
-        "--set-param",
-        "-S",
-        action="append",
-        default=[],
-        help="extra setting for every experiment, e.g. -S evolve.max_pairs=150",
+    run = actions.add_parser(
+        "run", help="run the same grid one experiment at a time in the workspace (no queue)"
     )
+    for grid in (queue, run):
+        grid.add_argument(
+            "--set-param",
+            "-S",
+            action="append",
+            default=[],
+            help="extra setting for every experiment, e.g. -S evolve.max_pairs=150",
+        )
     plot = actions.add_parser("plot", help="collect finished sweep experiments into a CSV and a PNG")
     plot.add_argument("--repo", default=None, help="DVC project (default: the current one)")
     plot.add_argument("--csv", default="plots/sweep/threshold_sensitivity.csv")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+import scicon.sweep as sweep
 from scicon.dataset.build import taxonomy_plot_rows
 from scicon.params import Thresholds
 from scicon.sweep import (
@@ -121,3 +122,15 @@ def test_taxonomy_plot_rows_list_each_generators_types_it_produced_largest_first
         ("rules: negation_polarity", 0.75),
         ("rules: scalar", 0.25),
     ]
+
+
+def test_run_executes_the_grid_in_the_workspace_and_queue_only_queues(monkeypatch, tmp_path):
+    params = tmp_path / "params.yaml"
+    params.write_text("sim: 0.5\nclaim: 0.1\ntarget: 0.4\n", encoding="utf-8")
+    executed: list[list[str]] = []
+    monkeypatch.setattr(sweep, "_run", executed.append)
+    for command, queued in (("run", False), ("queue", True)):
+        executed.clear()
+        sweep.main(sweep.parser().parse_args(["--params", str(params), command, "-S", "evolve.max_pairs=9"]))
+        assert len(executed) == 13
+        assert all(("--queue" in c) is queued and c[-1] == "evolve.max_pairs=9" for c in executed)
