@@ -61,7 +61,7 @@ def parse_assignments(assignments: list[str]) -> dict[str, object]:
         key, separator, value = assignment.partition("=")
         if not separator:
             raise ParamsError(f"{assignment!r}: expected KEY=VALUE")
-        parsed[key] = yaml.safe_load(value)
+        parsed[key.lstrip("+")] = yaml.safe_load(value)
     return parsed
 
 
@@ -70,7 +70,9 @@ def set_arguments(overrides: Mapping[str, object]) -> list[str]:
     for key, value in overrides.items():
         text = yaml.safe_dump(value, default_flow_style=True, width=10_000).strip()
         text = text.removesuffix("\n...").strip()
-        arguments += ["-S", f"{key}={text}"]
+        # Hydra refuses to put new keys into a mapping (`rounds: {}`) unless forced with "++"
+        force = "++" if isinstance(value, Mapping) else ""
+        arguments += ["-S", f"{force}{key}={text}"]
     return arguments
 
 

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import pytest
+import yaml
 
 from scicon.errors import ParamsError
 from scicon.evolve.params import EvolveParams
 from scicon.evolve.recipes import PAPER, recipe_name
 from scicon.params import read_params_file, validate_section
 from scicon.profiles import apply_overrides, load_profile, main, parse_assignments, set_arguments, validate
+from tests.dvc_project import GIT_IDENTITY
 from tests.params_defaults import PARAMS_FILE
 
 
@@ -36,10 +42,38 @@ def test_overrides_change_existing_keys_only():
 
 
 def test_arguments_read_back_as_the_same_values():
-    overrides = {"build.sources": ["evonli", "original"], "evolve.max_pairs": None, "sim": 0.5}
+    overrides = {
+        "build.sources": ["evonli", "original"],
+        "evolve.max_pairs": None,
+        "sim": 0.5,
+        "self_training.rounds": {"r2": {"teacher": "models/scicon-classifier"}},
+    }
     arguments = set_arguments(overrides)
-    assert arguments[::2] == ["-S"] * 3
+    assert arguments[::2] == ["-S"] * 4
+    assert arguments[-1].startswith("++self_training.rounds=")  # a mapping is forced in
     assert parse_assignments(arguments[1::2]) == overrides
+
+
+@pytest.mark.slow
+def test_dvc_accepts_the_arguments_of_every_profile_and_writes_their_values(tmp_path):
+    """dvc exp run -S with the profile's arguments, for real: new keys in an empty mapping too."""
+    params = {"sim": 0.5, "self_training": {"rounds": {}}}
+    (tmp_path / "params.yaml").write_text(yaml.safe_dump(params), encoding="utf-8")
+    stage = {"cmd": "echo ok", "params": ["sim", "self_training.rounds"]}
+    (tmp_path / "dvc.yaml").write_text(yaml.safe_dump({"stages": {"show": stage}}), encoding="utf-8")
+    env = {**os.environ, **GIT_IDENTITY}
+    for command in (["git", "init", "-q"], [sys.executable, "-m", "dvc", "init", "-q"]):
+        subprocess.run(command, cwd=tmp_path, env=env, check=True)
+    subprocess.run(["git", "add", "-A"], cwd=tmp_path, env=env, check=True)
+    subprocess.run(["git", "commit", "-qm", "init"], cwd=tmp_path, env=env, check=True)
+    overrides = {"sim": 0.7, "self_training.rounds": load_profile("self-training")["self_training.rounds"]}
+    run = [sys.executable, "-m", "dvc", "exp", "run", *set_arguments(overrides)]
+    subprocess.run(run, cwd=tmp_path, env=env, check=True, capture_output=True)
+    written = yaml.safe_load((tmp_path / "params.yaml").read_text(encoding="utf-8"))
+    assert written == {
+        "sim": 0.7,
+        "self_training": {"rounds": {"r2": {"teacher": "models/scicon-classifier"}}},
+    }
 
 
 def test_a_bad_value_or_an_unknown_profile_stops_before_anything_runs(capsys):
