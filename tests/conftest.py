@@ -21,6 +21,16 @@ def project(tmp_path) -> tuple[Path, dict]:
     return copy_project(tmp_path / "project", env), env
 
 
+@pytest.fixture(scope="session")
+def demo_abstracts():
+    """The fictional demo corpus, read once for every test that fits a model on it."""
+    from scicon.corpus.readers import read_corpus
+    from scicon.records.corpus import Abstract
+
+    corpus = Path(__file__).resolve().parent.parent / "data" / "demo" / "demo_rct.txt"
+    return [Abstract(pmid=a.pmid, sentences=tuple(a.sentences), origin=a.origin) for a in read_corpus(corpus)]
+
+
 @pytest.fixture
 def fixtures() -> Path:
     return FIXTURES

@@ -16,24 +16,14 @@ from scicon.constraints.claim_model import (
     read_labelled_claims,
     training_examples,
 )
-from scicon.corpus.readers import read_corpus
 from scicon.errors import InputFormatError, InputNotFoundError, ParamsError
 from scicon.params import validate_section
-from scicon.records.corpus import Abstract, Role
+from scicon.records.corpus import Role
 from tests.params_defaults import component_values
-
-DEMO_CORPUS = Path(__file__).resolve().parent.parent / "data" / "demo" / "demo_rct.txt"
 
 
 def settings(**overrides) -> ClaimModelSettings:
     return ClaimModelSettings.model_validate(component_values("claim", "trained") | overrides)
-
-
-@pytest.fixture(scope="module")
-def demo_abstracts() -> list[Abstract]:
-    return [
-        Abstract(pmid=a.pmid, sentences=tuple(a.sentences), origin=a.origin) for a in read_corpus(DEMO_CORPUS)
-    ]
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import zlib
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -15,24 +14,14 @@ from scicon.constraints.topic_model import (
     sample_pairs,
     select_abstracts,
 )
-from scicon.corpus.readers import read_corpus
-from scicon.records.corpus import Abstract, Role
+from scicon.records.corpus import Role
 from tests.params_defaults import component_values
-
-DEMO_CORPUS = Path(__file__).resolve().parent.parent / "data" / "demo" / "demo_rct.txt"
 
 
 def settings(**overrides) -> TopicModelSettings:
     return TopicModelSettings.model_validate(
         component_values("similarity", "embedding")["topic_model"] | overrides
     )
-
-
-@pytest.fixture(scope="module")
-def demo_abstracts() -> list[Abstract]:
-    return [
-        Abstract(pmid=a.pmid, sentences=tuple(a.sentences), origin=a.origin) for a in read_corpus(DEMO_CORPUS)
-    ]
 
 
 @pytest.fixture(scope="module")
