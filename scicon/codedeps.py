@@ -204,8 +204,14 @@ def rerun_keys(model: type[BaseModel], prefix: str) -> list[str]:
 
 @dataclass(frozen=True)
 class SectionRead:
-    section: str | None  # None: the top-level thresholds
-    model: str  # "module:Class"
+    section: str | None  # None: top-level keys
+    model: str  # "module:Class", or "scicon.params:TopLevel.<key>" for one top-level key
+
+    @property
+    def single_key(self) -> str | None:
+        """The top-level key read alone with ``load_key``, if that is what this read is."""
+        _, _, key = self.model.partition(":TopLevel.")
+        return key or None
 
 
 def sections_read(script: Path) -> list[SectionRead]:
@@ -228,12 +234,17 @@ def sections_read(script: Path) -> list[SectionRead]:
                 reads.append(SectionRead(section.value, imported[model.id]))
         elif name == "load_thresholds":
             reads.append(SectionRead(None, "scicon.params:Thresholds"))
+        elif name == "load_key" and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant):
+            reads.append(SectionRead(None, f"scicon.params:TopLevel.{node.args[1].value}"))
     return list(dict.fromkeys(reads))
 
 
 def expected_params(script: str, root: Path = ROOT) -> list[str]:
     keys: list[str] = []
     for read in sections_read(root / script):
+        if read.single_key:
+            keys.append(read.single_key)
+            continue
         module, name = read.model.split(":")
         model = getattr(importlib.import_module(module), name)
         keys += rerun_keys(model, read.section or "")

@@ -10,7 +10,7 @@ for one stage changes no other stage's code dependencies.
 from __future__ import annotations
 
 import os
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
@@ -70,6 +70,16 @@ class Thresholds(Section):
     target: float = Probability
 
 
+class TopLevel(Section):
+    """Single top-level keys a stage may read one at a time (``load_key``), so that it declares
+    only the keys it uses: a stage that needs ``target`` does not rerun when ``sim`` changes."""
+
+    sim: float = Probability
+    claim: float = Probability
+    target: float = Probability
+    labelled_root: str | None = Field(description="folder of labelled NLI sets; relative paths resolve in it")
+
+
 SectionT = TypeVar("SectionT", bound=Section)
 
 
@@ -99,6 +109,26 @@ def load_thresholds(path: str | os.PathLike = "params.yaml") -> Thresholds:
     return validate_section(
         Thresholds, {key: data.get(key) for key in Thresholds.model_fields}, "", origin=path
     )
+
+
+def validate_key(name: str, value: object, origin: str | os.PathLike = "params.yaml") -> Any:
+    """``value`` as top-level key ``name`` (a field of :class:`TopLevel`)."""
+    if name not in TopLevel.model_fields:
+        raise ParamsError(f"{name!r} is not a top-level key ({', '.join(TopLevel.model_fields)})")
+    field = TopLevel.model_fields[name]
+    kind = Annotated[(field.annotation, *field.metadata)] if field.metadata else field.annotation
+    try:
+        return TypeAdapter(kind).validate_python(value)
+    except ValidationError as error:
+        raise ParamsError(f"{origin}: {name}={value!r}: {error.errors()[0]['msg']}") from error
+
+
+def load_key(path: str | os.PathLike, name: str) -> Any:
+    """One top-level key, validated; a missing key is an error (params.yaml holds every default)."""
+    data = read_params_file(path)
+    if name not in data:
+        raise ParamsError(f"{path}: top-level key '{name}' is missing")
+    return validate_key(name, data[name], path)
 
 
 def validate_section(

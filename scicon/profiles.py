@@ -24,7 +24,7 @@ from pathlib import Path
 import yaml
 
 from scicon.errors import ParamsError
-from scicon.params import read_params_file, validate_section
+from scicon.params import read_params_file, validate_key, validate_section
 
 PROFILES = Path(__file__).resolve().parent.parent / "profiles"
 
@@ -87,6 +87,9 @@ def validate(params: dict) -> None:
         if script is None:
             continue
         for read in sections_read(ROOT / script):
+            if read.single_key:
+                validate_key(read.single_key, params.get(read.single_key))
+                continue
             module, name = read.model.split(":")
             model = getattr(importlib.import_module(module), name)
             values = (

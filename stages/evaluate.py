@@ -1,6 +1,7 @@
 """Stage `evaluate`: every classifier, the zero-shot backbone and trivial baselines on every benchmark.
 
-Reads the benchmarks of `evaluate.benchmarks`, the classifier folders of
+Reads the benchmarks of `evaluate.benchmarks` and the gold pairs of `gold` (when a path is
+set: each scorer's gold figures, docs/judge.md), the classifier folders of
 `evaluate.classifiers` and SciCon's training split (for the n-gram overlap); writes
 `metrics/evaluate.json`, one ROC-curve CSV per benchmark and model (and the best
 baseline) into the plots folder, and one per-example score table per benchmark into
@@ -13,9 +14,11 @@ from pathlib import Path
 
 from scicon.backbones.params import BackboneParams
 from scicon.evaluate.benchmarks import load_benchmarks
-from scicon.evaluate.params import EvaluateParams
+from scicon.errors import ParamsError
+from scicon.evaluate.params import EvaluateParams, GoldSpec
 from scicon.evaluate.run import (
     ZERO_SHOT,
+    JudgeSettings,
     ModelScorer,
     build_baselines,
     classifier_scorers,
@@ -24,15 +27,27 @@ from scicon.evaluate.run import (
 from scicon.evaluate.zero_shot import zero_shot_scores
 from scicon.goal.llm import LlmContradictionScorer
 from scicon.io import read_jsonl, write_json
-from scicon.params import load_section
+from scicon.params import load_key, load_section
 from scicon.plots import write_csv
 from scicon.records.dataset import Example
 from scicon.stage import run_stage, stage_parser
 
+GOLD = "gold"
+
 
 def main(args) -> None:
     params = load_section(args.params, "evaluate", EvaluateParams)
-    benchmarks = load_benchmarks(params.benchmarks)
+    gold = load_section(args.params, "gold", GoldSpec)
+    specs = dict(params.benchmarks)
+    judge = None
+    if gold.path:
+        if GOLD in specs:
+            raise ParamsError(f"evaluate.benchmarks.{GOLD}: the name is taken by the gold pairs of `gold`")
+        specs[GOLD] = gold
+        judge = JudgeSettings(
+            load_key(args.params, "target"), gold.bootstrap_resamples, gold.confidence_level, gold.seed
+        )
+    benchmarks = load_benchmarks(specs)
     baselines = build_baselines(params.baselines, params.seed)
     folders = {**params.classifiers, **dict(item.split("=", 1) for item in args.classifier)}
     models = classifier_scorers(folders, params.batch_size)
@@ -49,7 +64,7 @@ def main(args) -> None:
             models.append(
                 ModelScorer(ZERO_SHOT, lambda pairs: zero_shot_scores(teacher, pairs, params.batch_size))
             )
-        evaluation = evaluate_benchmarks(benchmarks, params, models, baselines, train_texts)
+        evaluation = evaluate_benchmarks(benchmarks, params, models, baselines, train_texts, judge)
     if backbone is not None:
         evaluation.metrics["zero_shot_backbone"] = backbone.metrics()
 

@@ -1,27 +1,33 @@
 """Stage `teacher`: train and calibrate the contradiction teacher EvoNLI searches against.
 
-Reads the pairs and the rule negatives (and any labelled NLI files in `teacher.labelled`);
-writes the classifier folder with its `calibration.json`, `metrics/teacher.json` and the
-training-loss and dev ROC-AUC curves.
+Reads the pairs and the rule negatives (and the labelled NLI sets of `teacher.labelled`,
+under `labelled_root`); writes the classifier folder with its `calibration.json`,
+`metrics/teacher.json` (with its figures on the gold pairs of `gold`, when configured) and
+the training-loss and dev ROC-AUC curves.
 """
 
 from pathlib import Path
 
 from scicon.dataset.sources import SourcePaths
 from scicon.io import write_json
-from scicon.params import load_section, load_thresholds
+from scicon.evaluate.params import GoldSpec
+from scicon.params import load_key, load_section
 from scicon.plots import write_csv
 from scicon.stage import run_stage, stage_parser
 from scicon.teacher.data import teacher_data
+from scicon.teacher.gold import gold_figures
 from scicon.teacher.params import TeacherParams
 from scicon.teacher.train import train_teacher
 
 
 def main(args) -> None:
     params = load_section(args.params, "teacher", TeacherParams)
-    target = load_thresholds(args.params).target
-    data = teacher_data(SourcePaths(pairs=Path(args.pairs), negatives=Path(args.negatives)), params)
+    target = load_key(args.params, "target")
+    gold = load_section(args.params, "gold", GoldSpec)
+    paths = SourcePaths(pairs=Path(args.pairs), negatives=Path(args.negatives))
+    data = teacher_data(paths, params, load_key(args.params, "labelled_root"))
     result = train_teacher(data, params, Path(args.model), target)
+    result.metrics["gold"] = gold_figures(Path(args.model), gold, target)
     write_csv(args.loss_plot, result.loss_curve, ("step", "epoch", "loss", "learning_rate"))
     write_csv(args.dev_plot, result.dev_curve, ("step", "dev_roc_auc", "dev_loss"))
     write_json(args.metrics, result.metrics)

@@ -72,3 +72,11 @@ def test_the_digest_changes_when_any_file_of_the_closure_changes(tmp_path):
 def test_operational_keys_trigger_no_rerun():
     keys = rerun_keys(EvolveParams, "evolve")
     assert "evolve.workers" not in keys and "evolve.population_size" in keys
+
+
+def test_a_stage_that_reads_one_top_level_key_declares_that_key_alone():
+    from scicon.codedeps import expected_params
+
+    teacher = expected_params("stages/teacher.py")
+    assert {"target", "labelled_root", "gold.path"} <= set(teacher)
+    assert not {"sim", "claim"} & set(teacher)  # a threshold experiment does not retrain the teacher

@@ -81,7 +81,9 @@ def test_the_stage_compares_classifiers_and_baselines_and_writes_every_output(
         },
         "bootstrap_resamples": 100,
     }
-    Path("params.yaml").write_text(yaml.safe_dump({"evaluate": evaluate}, sort_keys=False))
+    gold = section_values("gold") | {"path": str(fixtures / "labelled" / "gold" / "gold_dev.jsonl")}
+    params = {"evaluate": evaluate, "gold": gold, "target": 0.4}
+    Path("params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
     main(
         parser().parse_args(
             [
@@ -98,7 +100,13 @@ def test_the_stage_compares_classifiers_and_baselines_and_writes_every_output(
     )
 
     metrics = json.loads(Path("metrics/evaluate.json").read_text())
-    assert metrics["benchmarks_evaluated"] == 2 and metrics["healthver_dev"]["status"] == "skipped"
+    assert metrics["benchmarks_evaluated"] == 3 and metrics["healthver_dev"]["status"] == "skipped"
+    # the gold pairs: every scorer judged, the models at `target`, the baselines by ROC-AUC only
+    judge = metrics["gold"]["judge"]
+    assert metrics["gold"]["examples"] == 8 and {"scicon", "snomed", "negation_cue"} <= set(judge)
+    assert judge["scicon"]["at_target"]["target"] == 0.4 and "by_operator" in judge["scicon"]
+    assert set(judge["negation_cue"]) == {"overall", "within_rule_negatives"}
+    assert "judge" not in metrics["nli4ct_dev"]  # its pairs do not say how they were made
     nli4ct = metrics["nli4ct_dev"]
     assert nli4ct["examples"] == 4 and set(nli4ct["models"]) == {"scicon", "snomed"}
     assert set(nli4ct["baselines"]) == {
@@ -129,6 +137,6 @@ def test_the_stage_compares_classifiers_and_baselines_and_writes_every_output(
     assert rows[0]["key"] == "dev:3f1c2a10-0001-4a6e-9d1e-000000000001" and rows[1]["label"] == "1"
     assert sorted(os.listdir("plots/roc")) == [
         f"{benchmark}.{scorer}.csv"
-        for benchmark in ("mednli", "nli4ct_dev")
+        for benchmark in ("gold", "mednli", "nli4ct_dev")
         for scorer in ("best_baseline", "scicon", "snomed")
     ]

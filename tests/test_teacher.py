@@ -21,6 +21,8 @@ from scicon.teacher.data import teacher_data
 from scicon.teacher.params import TeacherParams
 from stages import teacher as stage
 from tests.params_defaults import PARAMS_FILE, section
+from tests.test_labelled import MNLI
+from tests.test_labelled import ROOT as LABELLED_ROOT
 
 REPO = Path(__file__).resolve().parent.parent
 SHORT_TRAINING = {"max_steps": 6, "eval_steps": 3, "logging_steps": 1, "max_length": 48}
@@ -45,7 +47,7 @@ def dag_data(tmp_path_factory):
 def test_the_teacher_learns_from_cross_sentence_negatives_originals_and_controls(dag_data):
     params = section("teacher", TeacherParams)
     data = teacher_data(
-        SourcePaths(pairs=dag_data / "pairs.jsonl", negatives=dag_data / "negatives.jsonl"), params
+        SourcePaths(pairs=dag_data / "pairs.jsonl", negatives=dag_data / "negatives.jsonl"), params, None
     )
     examples = data.dataset.examples
     generators = {(e.generator, e.label) for e in examples}
@@ -58,7 +60,7 @@ def test_the_teacher_learns_from_cross_sentence_negatives_originals_and_controls
     # narrowing the operators leaves the other operators' negatives out, and says so
     only_negation = params.model_copy(update={"operators": ("negation_insert",)})
     narrowed = teacher_data(
-        SourcePaths(pairs=dag_data / "pairs.jsonl", negatives=dag_data / "negatives.jsonl"), only_negation
+        SourcePaths(pairs=dag_data / "pairs.jsonl", negatives=dag_data / "negatives.jsonl"), only_negation, None
     )
     assert {e.operator for e in narrowed.dataset.examples if e.label == 1} == {"negation_insert"}
     assert sum(narrowed.left_out.values()) > 0
@@ -73,6 +75,10 @@ def test_the_teacher_must_not_learn_from_the_search_it_teaches():
 def test_the_teacher_stage_writes_a_calibrated_classifier_and_its_figures(dag_data, tmp_path):
     params = yaml.safe_load(PARAMS_FILE.read_text())
     params["teacher"]["training"].update(SHORT_TRAINING)
+    # a labelled set from a labelled root beside the DAG's data, and gold pairs to be judged on
+    params["labelled_root"] = str(LABELLED_ROOT)
+    params["teacher"]["labelled"] = {"mnli": MNLI}
+    params["gold"]["path"] = str(LABELLED_ROOT / "gold" / "gold_dev.jsonl")
     (tmp_path / "params.yaml").write_text(yaml.safe_dump(params))
     out = tmp_path / "out"
     argv = [
@@ -92,6 +98,12 @@ def test_the_teacher_stage_writes_a_calibrated_classifier_and_its_figures(dag_da
     assert metrics["probe"]["raw"]["examples"] > 0
     assert {"original", "rules_cross:0", "rules_cross:1"} <= set(metrics["dev_by_source"])
     assert metrics["target"] == params["target"]
+    assert metrics["labelled"] == {"mnli": 9}
+    gold = metrics["gold"]
+    assert gold["status"] == "evaluated" and gold["overall"]["examples"] == 8
+    assert gold["within_rule_negatives"]["examples"] == 4
+    assert set(gold["by_operator"]) == {"negation_insert", "wordnet_antonym"}
+    assert 0.0 <= gold["at_target"]["acceptance"] <= 1.0
 
     # the folder scores pairs, calibrated by what the stage fitted on the held-out abstracts
     assert (out / "teacher" / CALIBRATION_FILE).is_file()

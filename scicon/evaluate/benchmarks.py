@@ -38,6 +38,14 @@ class BenchmarkPair:
     label: int  # 1: contradiction
     key: str  # stable across runs and machines, unique within the benchmark
     group: str | None = None  # pairs that share a premise, trial or abstract
+    # The three-way NLI label (entailment / neutral / contradiction) where the data has one
+    nli_label: str | None = None
+    # How the pair was made, where the data says (gold: source, operator, kind, garbled):
+    # the strata that judge figures are broken down by
+    facets: tuple[tuple[str, str], ...] = ()
+
+    def facet(self, name: str) -> str | None:
+        return dict(self.facets).get(name)
 
 
 @dataclass

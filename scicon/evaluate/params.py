@@ -46,3 +46,12 @@ class EvaluateParams(Section):
             if reserved in classifiers:
                 raise ValueError(f"{reserved!r} names another scorer; choose another classifier name")
         return classifiers
+
+
+class GoldSpec(BenchmarkSpec):
+    """Gold in-domain pairs (``gold`` in params.yaml): the yardstick of every judge, read by the
+    teacher and evaluate stages; ``path`` null leaves the figures out."""
+
+    bootstrap_resamples: int = Field(gt=0)
+    confidence_level: float = Field(gt=0.0, lt=1.0)
+    seed: int

@@ -36,6 +36,7 @@ from scicon.calibration import calibration_report
 from scicon.errors import ParamsError
 from scicon.evaluate.baselines import BASELINES, BaselineUnavailable
 from scicon.evaluate.benchmarks import Benchmark, BenchmarkPair, Skipped
+from scicon.evaluate.judge import has_facets, judge_figures
 from scicon.evaluate.ngrams import ngram_set, overlap
 from scicon.evaluate.params import EvaluateParams
 from scicon.evaluate.roc import auc_with_interval, paired_auc_test, roc_points
@@ -152,6 +153,7 @@ def evaluate_benchmarks(
     models: Sequence[ModelScorer],
     baselines: Sequence[Baseline],
     scicon_train_texts: Sequence[str],
+    judge: JudgeSettings | None = None,
 ) -> Evaluation:
     check_scorer_names(models, baselines)
     references = {n: ngram_set(scicon_train_texts, n) for n in params.ngram_sizes}
@@ -175,6 +177,8 @@ def evaluate_benchmarks(
         table, unavailable = _score(name, pairs, models, baselines)
         evaluation.scores[name] = table
         entry, best = _benchmark_metrics(benchmark, table, models, unavailable, params)
+        if judge is not None and has_facets(pairs):
+            entry["judge"] = _judge_entry(pairs, table, models, judge)
         texts = [text for pair in pairs for text in (pair.sentence1, pair.sentence2)]
         for n, reference in references.items():
             entry[f"ngram{n}_overlap"] = _round(overlap(texts, reference, n))
@@ -222,6 +226,34 @@ def _score(
         if baseline.two_sided:
             table.columns[baseline.name + NEGATED] = [0.0 - s for s in scores]  # 0.0, not -0.0
     return table, unavailable
+
+
+@dataclass(frozen=True)
+class JudgeSettings:
+    """What the gold figures of a benchmark whose pairs carry facets need (docs/judge.md)."""
+
+    target: float
+    resamples: int
+    confidence: float
+    seed: int
+
+
+def _judge_entry(
+    pairs: Sequence[BenchmarkPair], table: ScoreTable, models: Sequence[ModelScorer], judge: JudgeSettings
+) -> dict:
+    """Every scorer judged: models on the probability ``target`` thresholds (calibrated where the
+    model is), baselines on ROC-AUC only (their scores are not probabilities)."""
+    resampling = {"resamples": judge.resamples, "confidence": judge.confidence, "seed": judge.seed}
+    figures = {}
+    for model in models:
+        raw = table.columns[model.name]
+        probabilities = model.calibrate(raw) if model.calibrate else raw
+        figures[model.name] = judge_figures(pairs, probabilities, target=judge.target, **resampling)
+    model_names = {model.name for model in models}
+    for column, scores in table.columns.items():
+        if column not in model_names:
+            figures[column] = judge_figures(pairs, scores, target=None, **resampling)
+    return figures
 
 
 def _auc_entry(labels, scores, resampling) -> dict:

@@ -4,26 +4,31 @@ The DAG's own data comes through the build stage's source readers (so "cross for
 the same thing to the teacher and to SciCon): rule negatives of a pair's sentence2 paired
 with its sentence1 (BioNLI's recipe: the evidence stays, the claim flips), optionally
 self-pairs, the original entailing pairs and label-preserving controls. ``operators``
-narrows the rule negatives to the operators named. Labelled NLI files a user names (any
-loader the evaluate stage knows: JSONL/CSV columns, MedNLI, HealthVer, NLI4CT) are added
-as they are; a benchmark file used here must not also be the split it is evaluated on.
+narrows the rule negatives to the operators named. Labelled NLI sets (any loader the
+evaluate stage knows; paths under ``labelled_root``) are added with their cap and weight;
+a benchmark file used here must not also be the split it is evaluated on.
 
-The held-out part is grouped by abstract (a labelled file's rows are each their own
-group), so no abstract's sentences are on both sides.
+The held-out part is grouped by abstract, and a labelled set's rows by the loader's group
+(the premise, the abstract), so no abstract or premise is on both sides. Weights repeat
+training rows only.
 """
 
 from __future__ import annotations
 
 import logging
+import zlib
 from collections import Counter
 from dataclasses import dataclass
-from pathlib import Path
+
+import numpy as np
 
 from scicon.dataset.build import BuiltDataset, build_dataset
 from scicon.dataset.params import BuildSource
 from scicon.dataset.sources import Candidate, SourcePaths, SourceReport, read_sources
 from scicon.errors import InputNotFoundError
 from scicon.evaluate.benchmarks import Skipped, load_benchmarks
+from scicon.labelled.params import labelled_base
+from scicon.records.dataset import Example
 from scicon.teacher.params import TeacherParams
 
 log = logging.getLogger(__name__)
@@ -44,29 +49,55 @@ def _rule_contradiction(candidate: Candidate) -> bool:
     return candidate.label == 1 and candidate.generator in {s.value for s in RULE_SOURCES}
 
 
-def labelled_candidates(params: TeacherParams, root: Path) -> tuple[list[Candidate], dict[str, int]]:
+def _capped(pairs: list, cap: int | None, seed: int, name: str) -> list:
+    if cap is None or len(pairs) <= cap:
+        return pairs
+    keep = np.sort(np.random.default_rng([seed, zlib.crc32(name.encode())]).choice(len(pairs), cap, replace=False))
+    log.info("teacher: labelled %s: a seeded sample of %d of %d pairs (cap)", name, cap, len(pairs))
+    return [pairs[i] for i in keep]
+
+
+def labelled_candidates(
+    params: TeacherParams, labelled_root: str | None
+) -> tuple[list[Candidate], dict[str, int]]:
+    """Every labelled set's pairs as candidates, each its own group (by the loader's group key)."""
     candidates: list[Candidate] = []
     counts: dict[str, int] = {}
-    for name, loaded in load_benchmarks(params.labelled, root).items():
+    for name, loaded in load_benchmarks(params.labelled, labelled_base(labelled_root)).items():
         if isinstance(loaded, Skipped):
-            raise InputNotFoundError(f"teacher.labelled.{name}: {loaded.reason}")
-        for number, pair in enumerate(loaded.pairs):
+            raise InputNotFoundError(f"teacher.labelled.{name}: {loaded.reason} (labelled_root: {labelled_root})")
+        pairs = _capped(loaded.pairs, params.labelled[name].cap, params.seed, name)
+        for pair in pairs:
             candidates.append(
                 Candidate(
-                    example_id=f"{LABELLED_PREFIX}{name}-{number}",
-                    pmid=f"{LABELLED_PREFIX}{name}:{pair.origin}",
+                    example_id=f"{LABELLED_PREFIX}{name}:{pair.key}",
+                    pmid=f"{LABELLED_PREFIX}{name}:{pair.group or pair.key}",
                     premise=pair.sentence1,
                     hypothesis=pair.sentence2,
                     label=pair.label,
                     generator=f"{LABELLED_PREFIX}{name}",
                 )
             )
-        counts[name] = len(loaded.pairs)
+        counts[name] = len(pairs)
     return candidates, counts
 
 
-def teacher_data(paths: SourcePaths, params: TeacherParams, root: Path = Path(".")) -> TeacherData:
-    reports = read_sources(params.sources, paths)
+def weighted(train: list[Example], params: TeacherParams, seed: int) -> list[Example]:
+    """The training split with each labelled set's rows repeated by its weight: an integer part
+    of whole copies and a seeded share for the fraction (held-out rows are never repeated)."""
+    rng = np.random.default_rng(seed)
+    out: list[Example] = []
+    for example in train:
+        name = example.generator.removeprefix(LABELLED_PREFIX)
+        weight = params.labelled[name].weight if example.generator.startswith(LABELLED_PREFIX) else 1.0
+        copies = int(weight) + int(rng.random() < weight - int(weight))
+        out += [example if copy == 0 else example.model_copy(update={"example_id": f"{example.example_id}#{copy}"})
+                for copy in range(copies)]
+    return out
+
+
+def teacher_data(paths: SourcePaths, params: TeacherParams, labelled_root: str | None) -> TeacherData:
+    reports = read_sources(params.sources, paths) if params.sources else []
     taught = set(params.operators) if params.operators is not None else None
     candidates: list[Candidate] = []
     left_out: Counter[str] = Counter()
@@ -79,8 +110,9 @@ def teacher_data(paths: SourcePaths, params: TeacherParams, root: Path = Path(".
         log.info(
             "teacher: left out rule negatives of operators not taught: %s", dict(sorted(left_out.items()))
         )
-    labelled, counts = labelled_candidates(params, root)
+    labelled, counts = labelled_candidates(params, labelled_root)
     dataset = build_dataset(
         [*candidates, *labelled], dev_fraction=params.dev_fraction, test_fraction=0.0, seed=params.seed
     )
+    dataset.splits["train"] = weighted(dataset.splits["train"], params, params.seed)
     return TeacherData(dataset, reports, dict(sorted(left_out.items())), counts)

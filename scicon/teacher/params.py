@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
 from scicon.dataset.params import BuildSource
-from scicon.evaluate.params import BenchmarkSpec
+from scicon.labelled.params import LabelledSpec
 from scicon.params import Section
 from scicon.train.params import FinetuneParams
 
@@ -14,14 +14,21 @@ _AFTER_EVOLVE = (BuildSource.EVONLI, BuildSource.EVONLI_NON_CONTRADICTION)
 
 
 class TeacherParams(Section):
-    sources: tuple[BuildSource, ...] = Field(min_length=1, description="DAG data to learn from")
+    sources: tuple[BuildSource, ...] = Field(description="DAG data to learn from (empty: labelled data only)")
     operators: tuple[str, ...] | None = Field(description="rule operators whose edits teach (null: all)")
-    labelled: dict[str, BenchmarkSpec] = Field(
-        description="labelled NLI files (loader kind, path, options) — never a benchmark's evaluation split"
+    labelled: dict[str, LabelledSpec] = Field(
+        description="labelled NLI sets (loader kind, path under labelled_root, options, weight, cap) — "
+        "never a benchmark's evaluation split"
     )
     dev_fraction: float = Field(gt=0.0, lt=1.0, description="share of abstracts held out, grouped by PMID")
     seed: int
     training: FinetuneParams
+
+    @model_validator(mode="after")
+    def _something_to_learn(self) -> TeacherParams:
+        if not self.sources and not self.labelled:
+            raise ValueError("sources and labelled are both empty: the teacher has nothing to learn from")
+        return self
 
     @field_validator("sources")
     @classmethod

@@ -31,7 +31,7 @@ def line_key(path: Path, line: int) -> str:
 
 def read_csv(path: Path, delimiter: str = ",") -> Iterator[tuple[int, dict]]:
     """Rows of a CSV file as (line number, dict); the line is where the row starts."""
-    with open(path, encoding="utf-8", newline="") as handle:
+    with open(path, encoding="utf-8-sig", newline="") as handle:
         reader = csv.DictReader(handle, delimiter=delimiter)
         start = 2
         for row in reader:
@@ -84,3 +84,22 @@ def pairs_from_columns(
             )
         )
     return pairs
+
+
+NLI_LABELS = ("entailment", "neutral", "contradiction")
+
+
+def nli_label_of(value: object, mapping: dict[str, str], path: Path, line: int, column: str) -> str:
+    """The three-way label a raw label value stands for, through ``mapping`` (raw -> NLI label)."""
+    raw = str(value).strip() if value is not None else ""
+    if raw not in mapping:
+        known = ", ".join(sorted(mapping))
+        raise line_error(path, line, f"{column} {raw!r} is not a known label ({known})")
+    return mapping[raw]
+
+
+def three_way_pair(
+    premise: str, hypothesis: str, nli_label: str, key: str, group: str | None
+) -> BenchmarkPair:
+    """A pair whose binary label (contradiction or not) follows from its three-way label."""
+    return BenchmarkPair(premise, hypothesis, int(nli_label == "contradiction"), key, group, nli_label)

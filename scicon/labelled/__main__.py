@@ -1,0 +1,3 @@
+from scicon.labelled.download import main
+
+main()
