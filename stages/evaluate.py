@@ -13,8 +13,8 @@ import shutil
 from pathlib import Path
 
 from scicon.backbones.params import BackboneParams
-from scicon.evaluate.benchmarks import load_benchmarks
 from scicon.errors import ParamsError
+from scicon.evaluate.benchmarks import load_benchmarks
 from scicon.evaluate.params import EvaluateParams, GoldSpec
 from scicon.evaluate.run import (
     ZERO_SHOT,

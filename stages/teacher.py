@@ -9,8 +9,8 @@ the training-loss and dev ROC-AUC curves.
 from pathlib import Path
 
 from scicon.dataset.sources import SourcePaths
-from scicon.io import write_json
 from scicon.evaluate.params import GoldSpec
+from scicon.io import write_json
 from scicon.params import load_key, load_section
 from scicon.plots import write_csv
 from scicon.stage import run_stage, stage_parser

@@ -29,7 +29,10 @@ def spec(kind, path=None, **options) -> BenchmarkSpec:
 
 
 def test_every_loader_is_registered_with_its_options():
-    assert LOADERS.names() == ("csv", "hard", "healthver", "jsonl", "mancon", "mednli", "nli4ct", "scicon")
+    assert LOADERS.names() == (
+        "check_covid", "csv", "gold", "hard", "healthfc", "healthver", "jsonl", "mancon", "mednli",
+        "nli4ct", "nli_table", "scicon", "scifact",
+    )  # fmt: skip
     assert LOADERS["hard"].extra["derived"] and LOADERS["nli4ct"].extra["reads_folders"]
     assert LOADERS["mancon"].settings is None and LOADERS["csv"].settings.model_fields["delimiter"]
 

@@ -44,7 +44,8 @@ def test_a_table_keeps_the_three_way_label_and_groups_by_premise():
 def test_a_tab_separated_table_filtered_by_column_and_an_anli_file():
     sick = {**TABLE, "sentence1": "sentence_A", "sentence2": "sentence_B", "label": "entailment_label",
             "delimiter": "\t", "where": {"SemEval_set": ["TEST"]},
-            "labels": {"ENTAILMENT": "entailment", "NEUTRAL": "neutral", "CONTRADICTION": "contradiction"}}  # fmt: skip
+            "labels": {"ENTAILMENT": "entailment", "NEUTRAL": "neutral",
+                       "CONTRADICTION": "contradiction"}}  # fmt: skip
     pairs = load("nli_table", ROOT / "sick/SICK.txt", sick)
     assert [(p.sentence2, p.nli_label) for p in pairs] == [
         ("The dog is brown", "neutral"),
@@ -52,7 +53,9 @@ def test_a_tab_separated_table_filtered_by_column_and_an_anli_file():
     ]
     anli = {**TABLE, "sentence1": "context", "sentence2": "statement", "label": "gold_label",
             "labels": {"e": "entailment", "n": "neutral", "c": "contradiction"}}  # fmt: skip
-    assert [p.label for p in load("nli_table", ROOT / "anli-dev-annotated/ANLI_analysis_r1_dev.csv", anli)] == [
+    assert [
+        p.label for p in load("nli_table", ROOT / "anli-dev-annotated/ANLI_analysis_r1_dev.csv", anli)
+    ] == [
         0,
         1,
         0,
@@ -61,9 +64,12 @@ def test_a_tab_separated_table_filtered_by_column_and_an_anli_file():
 
 def test_a_json_lines_table_with_a_binary_label_and_skipped_rows(tmp_path):
     path = tmp_path / "pairs.jsonl"
-    path.write_text(
-        '{"s1": "A", "s2": "B", "y": "1"}\n{"s1": "A", "s2": "C", "y": "0"}\n{"s1": "A", "s2": "D", "y": "-"}\n'
+    rows = (
+        '{"s1": "A", "s2": "B", "y": "1"}',
+        '{"s1": "A", "s2": "C", "y": "0"}',
+        '{"s1": "A", "s2": "D", "y": "-"}',
     )
+    path.write_text("\n".join(rows) + "\n")
     options = {**TABLE, "sentence1": "s1", "sentence2": "s2", "label": "y",
                "labels": {"1": "contradiction", "0": "neutral"}, "skip_labels": ["-"]}  # fmt: skip
     assert [(p.sentence2, p.label) for p in load("nli_table", path, options)] == [("B", 1), ("C", 0)]
@@ -93,7 +99,10 @@ def test_check_covid_pairs_the_evidence_sentences_in_order_with_each_claim():
         ("c2_0", "contradiction", 1, "doc-b"),
     ]
     assert pairs[0].sentence1 == "The assay detected the virus in saliva within 30 minutes."
-    assert pairs[2].sentence1 == "The assay detected the virus in saliva within 30 minutes. Sensitivity was 94% against swabs."
+    assert (
+        pairs[2].sentence1
+        == "The assay detected the virus in saliva within 30 minutes. Sensitivity was 94% against swabs."
+    )
 
 
 def test_check_covid_evidence_outside_the_abstract_is_an_error_with_its_line(tmp_path):
@@ -141,13 +150,21 @@ def test_a_gold_item_whose_flag_disagrees_with_its_label_is_refused(tmp_path):
     text = (ROOT / "gold/gold_dev.jsonl").read_text().splitlines()
     text[1] = text[1].replace('"contradiction": 0', '"contradiction": 1')
     path.write_text("\n".join(text) + "\n")
-    with pytest.raises(InputFormatError, match=r"gold.jsonl:2: contradiction 1 disagrees with gold 'neutral'"):
+    with pytest.raises(
+        InputFormatError, match=r"gold.jsonl:2: contradiction 1 disagrees with gold 'neutral'"
+    ):
         load("gold", path, None)
 
 
 # ---- the labelled root and the teacher's use of it -------------------------------------------------
 
-MNLI = {"kind": "nli_table", "path": "nli-datasets/mnli/dev.csv", "options": TABLE, "weight": 1.0, "cap": None}
+MNLI = {
+    "kind": "nli_table",
+    "path": "nli-datasets/mnli/dev.csv",
+    "options": TABLE,
+    "weight": 1.0,
+    "cap": None,
+}
 
 
 def test_relative_paths_resolve_in_the_labelled_root_and_caps_take_a_seeded_sample():
@@ -156,7 +173,6 @@ def test_relative_paths_resolve_in_the_labelled_root_and_caps_take_a_seeded_samp
     assert counts == {"mnli": 4} and len(candidates) == 4
     assert candidates == labelled_candidates(params, str(ROOT))[0]  # seeded
     assert {c.generator for c in candidates} == {"labelled:mnli"}
-    assert all(c.operator in {"entailment", "neutral", "contradiction"} for c in candidates)
 
 
 def test_a_labelled_set_missing_from_the_root_stops_the_stage_with_the_root_named(tmp_path):
@@ -170,10 +186,27 @@ def test_weights_repeat_training_rows_with_unique_ids():
 
     params = section("teacher", TeacherParams, labelled={"mnli": {**MNLI, "weight": 2.5}})
     rows = [
-        Example(example_id=f"labelled:mnli:{i}", pmid="p", sentence1="a", sentence2="b", label=i % 2,
-                generator="labelled:mnli", split="train")  # fmt: skip
+        Example(
+            example_id=f"labelled:mnli:{i}",
+            pmid="p",
+            sentence1="a",
+            sentence2="b",
+            label=i % 2,
+            generator="labelled:mnli",
+            split="train",
+        )  # fmt: skip
         for i in range(200)
-    ] + [Example(example_id="o", pmid="q", sentence1="a", sentence2="c", label=0, generator="original", split="train")]
+    ] + [
+        Example(
+            example_id="o",
+            pmid="q",
+            sentence1="a",
+            sentence2="c",
+            label=0,
+            generator="original",
+            split="train",
+        )
+    ]
     out = weighted(rows, params, seed=1)
     assert len({e.example_id for e in out}) == len(out)
     assert sum(e.generator == "original" for e in out) == 1
@@ -197,7 +230,9 @@ def _served_source(folder: Path, url: str, digest: str | None = None) -> Labelle
     file = ROOT / "sick/SICK.txt"
     shutil.copy(file, folder / "SICK.txt")
     (real,) = hash_file(file, "sha256")
-    return LabelledSource("sick", "test", "test", (SourceFile("sick/SICK.txt", f"{url}/SICK.txt", digest or real),))
+    return LabelledSource(
+        "sick", "test", "test", (SourceFile("sick/SICK.txt", f"{url}/SICK.txt", digest or real),)
+    )
 
 
 def test_a_named_source_downloads_into_the_root_verified(file_server, tmp_path, monkeypatch, cache_dir):

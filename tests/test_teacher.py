@@ -60,7 +60,9 @@ def test_the_teacher_learns_from_cross_sentence_negatives_originals_and_controls
     # narrowing the operators leaves the other operators' negatives out, and says so
     only_negation = params.model_copy(update={"operators": ("negation_insert",)})
     narrowed = teacher_data(
-        SourcePaths(pairs=dag_data / "pairs.jsonl", negatives=dag_data / "negatives.jsonl"), only_negation, None
+        SourcePaths(pairs=dag_data / "pairs.jsonl", negatives=dag_data / "negatives.jsonl"),
+        only_negation,
+        None,
     )
     assert {e.operator for e in narrowed.dataset.examples if e.label == 1} == {"negation_insert"}
     assert sum(narrowed.left_out.values()) > 0

@@ -75,7 +75,9 @@ def _at_target(
         return _round(low), _round(high)
 
     figures = {"target": target, "accepted": int(accepted.sum())}
-    for column, (name, value) in enumerate((("acceptance", share), ("precision", precision), ("recall", recall))):
+    for column, (name, value) in enumerate(
+        (("acceptance", share), ("precision", precision), ("recall", recall))
+    ):
         low, high = interval(column)
         figures |= {name: _round(value), f"{name}_ci_low": low, f"{name}_ci_high": high}
     return figures

@@ -27,7 +27,9 @@ class LabelledSource:
 
 
 def _github(repository: str, branch: str, folder: str, local: str, files: dict[str, str]):
-    base = "/".join(part for part in (f"https://raw.githubusercontent.com/{repository}/{branch}", folder) if part)
+    base = "/".join(
+        part for part in (f"https://raw.githubusercontent.com/{repository}/{branch}", folder) if part
+    )
     return tuple(SourceFile(f"{local}/{name}", f"{base}/{name}", digest) for name, digest in files.items())
 
 
@@ -122,9 +124,15 @@ SOURCES: dict[str, LabelledSource] = {
                 "anlizinganli/anli_annot_v0.2",
                 "anli-dev-annotated",
                 {
-                    "ANLI_analysis_r1_dev.csv": "5d8b94096aad2b7a067c41e07c02ea1350bf2c1ae9a1c7d444ffadd3bdc8e43e",
-                    "ANLI_analysis_r2_dev.csv": "da676b66bdb0ffab045aa6500425115efe20665355bff15dce16b05cf9819984",
-                    "ANLI_analysis_r3_dev.csv": "c3152a786c222c9cd8f4f6406c6f9f54bd66b45a8ff34efd174e4c691f652c4f",
+                    "ANLI_analysis_r1_dev.csv": (
+                        "5d8b94096aad2b7a067c41e07c02ea1350bf2c1ae9a1c7d444ffadd3bdc8e43e"
+                    ),
+                    "ANLI_analysis_r2_dev.csv": (
+                        "da676b66bdb0ffab045aa6500425115efe20665355bff15dce16b05cf9819984"
+                    ),
+                    "ANLI_analysis_r3_dev.csv": (
+                        "c3152a786c222c9cd8f4f6406c6f9f54bd66b45a8ff34efd174e4c691f652c4f"
+                    ),
                 },
             ),
         ),

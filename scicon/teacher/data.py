@@ -52,7 +52,9 @@ def _rule_contradiction(candidate: Candidate) -> bool:
 def _capped(pairs: list, cap: int | None, seed: int, name: str) -> list:
     if cap is None or len(pairs) <= cap:
         return pairs
-    keep = np.sort(np.random.default_rng([seed, zlib.crc32(name.encode())]).choice(len(pairs), cap, replace=False))
+    keep = np.sort(
+        np.random.default_rng([seed, zlib.crc32(name.encode())]).choice(len(pairs), cap, replace=False)
+    )
     log.info("teacher: labelled %s: a seeded sample of %d of %d pairs (cap)", name, cap, len(pairs))
     return [pairs[i] for i in keep]
 
@@ -65,7 +67,9 @@ def labelled_candidates(
     counts: dict[str, int] = {}
     for name, loaded in load_benchmarks(params.labelled, labelled_base(labelled_root)).items():
         if isinstance(loaded, Skipped):
-            raise InputNotFoundError(f"teacher.labelled.{name}: {loaded.reason} (labelled_root: {labelled_root})")
+            raise InputNotFoundError(
+                f"teacher.labelled.{name}: {loaded.reason} (labelled_root: {labelled_root})"
+            )
         pairs = _capped(loaded.pairs, params.labelled[name].cap, params.seed, name)
         for pair in pairs:
             candidates.append(
@@ -91,8 +95,12 @@ def weighted(train: list[Example], params: TeacherParams, seed: int) -> list[Exa
         name = example.generator.removeprefix(LABELLED_PREFIX)
         weight = params.labelled[name].weight if example.generator.startswith(LABELLED_PREFIX) else 1.0
         copies = int(weight) + int(rng.random() < weight - int(weight))
-        out += [example if copy == 0 else example.model_copy(update={"example_id": f"{example.example_id}#{copy}"})
-                for copy in range(copies)]
+        out += [
+            example
+            if copy == 0
+            else example.model_copy(update={"example_id": f"{example.example_id}#{copy}"})
+            for copy in range(copies)
+        ]
     return out
 
 
