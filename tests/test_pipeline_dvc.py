@@ -147,7 +147,9 @@ def test_the_trained_teacher_accepts_pairs_and_a_self_training_round_runs_end_to
     dvc(copy, env, "repro")
 
     teacher = json.loads((copy / "metrics/teacher.json").read_text())
-    assert teacher["training"]["steps"] == 4 and teacher["probe"]["raw"]["examples"] > 0
+    # the default teacher reads the vendored Check-COVID claims only: no DAG pairs, no probe
+    assert teacher["training"]["steps"] == 4 and teacher["labelled"] == {"check_covid": 1504}
+    assert teacher["probe"]["raw"] is None
     assert (copy / "models/teacher/calibration.json").is_file()
     evolve = json.loads((copy / "metrics/evolve.json").read_text())
     # every pair was judged by the trained, calibrated teacher; a 4-step teacher is too close

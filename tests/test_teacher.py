@@ -25,6 +25,7 @@ from tests.test_labelled import MNLI
 from tests.test_labelled import ROOT as LABELLED_ROOT
 
 REPO = Path(__file__).resolve().parent.parent
+DAG_SOURCES = ("original", "rules_cross", "rule_controls_cross")
 SHORT_TRAINING = {"max_steps": 6, "eval_steps": 3, "logging_steps": 1, "max_length": 48}
 
 
@@ -45,7 +46,7 @@ def dag_data(tmp_path_factory):
 
 @pytest.mark.slow
 def test_the_teacher_learns_from_cross_sentence_negatives_originals_and_controls(dag_data):
-    params = section("teacher", TeacherParams)
+    params = section("teacher", TeacherParams, sources=DAG_SOURCES, labelled={})
     data = teacher_data(
         SourcePaths(pairs=dag_data / "pairs.jsonl", negatives=dag_data / "negatives.jsonl"), params, None
     )
@@ -79,6 +80,7 @@ def test_the_teacher_stage_writes_a_calibrated_classifier_and_its_figures(dag_da
     params["teacher"]["training"].update(SHORT_TRAINING)
     # a labelled set from a labelled root beside the DAG's data, and gold pairs to be judged on
     params["labelled_root"] = str(LABELLED_ROOT)
+    params["teacher"]["sources"] = list(DAG_SOURCES)
     params["teacher"]["labelled"] = {"mnli": MNLI}
     params["gold"]["path"] = str(LABELLED_ROOT / "gold" / "gold_dev.jsonl")
     (tmp_path / "params.yaml").write_text(yaml.safe_dump(params))
