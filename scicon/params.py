@@ -70,13 +70,10 @@ class Thresholds(Section):
     target: float = Probability
 
 
-class TopLevel(Section):
+class TopLevel(Thresholds):
     """Single top-level keys a stage may read one at a time (``load_key``), so that it declares
     only the keys it uses: a stage that needs ``target`` does not rerun when ``sim`` changes."""
 
-    sim: float = Probability
-    claim: float = Probability
-    target: float = Probability
     labelled_root: str | None = Field(description="folder of labelled NLI sets; relative paths resolve in it")
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from scicon.backbones.params import BackboneParams
 from scicon.errors import ParamsError
 from scicon.evaluate.benchmarks import load_benchmarks
+from scicon.evaluate.judge import GOLD
 from scicon.evaluate.params import EvaluateParams, GoldSpec
 from scicon.evaluate.run import (
     ZERO_SHOT,
@@ -31,8 +32,6 @@ from scicon.params import load_key, load_section
 from scicon.plots import write_csv
 from scicon.records.dataset import Example
 from scicon.stage import run_stage, stage_parser
-
-GOLD = "gold"
 
 
 def main(args) -> None:

@@ -7,12 +7,10 @@ import logging
 from pathlib import Path
 
 from scicon.evaluate.benchmarks import Skipped, load_benchmarks
-from scicon.evaluate.judge import judge_figures
+from scicon.evaluate.judge import GOLD, judge_figures
 from scicon.evaluate.params import GoldSpec
 
 log = logging.getLogger(__name__)
-
-GOLD = "gold"
 
 
 def gold_figures(model_dir: Path, gold: GoldSpec, target: float) -> dict | None:
