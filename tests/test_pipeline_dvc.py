@@ -54,7 +54,9 @@ def test_a_malformed_source_fails_the_stage_naming_file_and_line(project, tmp_pa
 def test_repro_builds_finetunes_and_evaluates_with_fixture_sources(project):
     """build -> finetune -> evaluate on the demo corpus, with stand-in evolve/negatives files."""
     copy, env = project
-    dvc(copy, env, "repro", "pairs")
+    # evaluate compares the student with the teacher: a few-step teacher first (it runs pairs)
+    update_params(copy, {"teacher": FAST_PIPELINE_PARAMS["teacher"]})
+    dvc(copy, env, "repro", "teacher")
     run(
         [
             sys.executable,
@@ -88,7 +90,11 @@ def test_repro_builds_finetunes_and_evaluates_with_fixture_sources(project):
     for skipped in ("healthver_dev", "nli4ct_dev", "mednli", "mednli_surgery", "cardio", "hard_cardio"):
         assert evaluate[skipped]["status"] == "skipped" and "models" not in evaluate[skipped]
     assert (copy / "plots/roc/demo_biomed_nli.scicon.csv").exists()
-    assert (copy / "plots/scores/demo_biomed_nli.csv").read_text().startswith("key,label,scicon,zero_shot,")
+    assert (
+        (copy / "plots/scores/demo_biomed_nli.csv")
+        .read_text()
+        .startswith("key,label,scicon,teacher,zero_shot,")
+    )
 
     shown = dvc(copy, env, "metrics", "show")
     assert "demo_biomed_nli.models.scicon.roc_auc" in shown.stdout
