@@ -117,9 +117,19 @@ class ScriptedServer:
                     outer.headers_seen.append(dict(self.headers))
                     outer.in_flight += 1
                     outer.peak = max(outer.peak, outer.in_flight)
+                self.counted = True
                 try:
                     respond(self, body)
                 finally:
+                    self.answered()
+
+            def answered(self):
+                # A request stops counting before its reply is written: once the client has
+                # the reply it may send the next request at once, and counting until this
+                # thread got back from writing would see one request more than the client
+                # ever had in flight.
+                if self.counted:
+                    self.counted = False
                     with outer._lock:
                         outer.in_flight -= 1
 
@@ -137,6 +147,7 @@ class ScriptedServer:
 
 def reply(handler, status: int, payload: bytes | dict):
     data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+    handler.answered()
     handler.send_response(status)
     handler.send_header("Content-Type", "application/json")
     handler.send_header("Content-Length", str(len(data)))
@@ -234,6 +245,9 @@ def test_flaky_server_is_retried_and_requests_run_concurrently(server_factory, m
     expected = 0.8187307530779818 / (0.8187307530779818 + 0.16529888822158653)
     assert all(a.p_yes == pytest.approx(expected) for a in answers)
     assert 1 < server.peak <= 4
+    (client,) = backend.counters()["endpoints"].values()
+    client_peak = client["peak_in_flight"]
+    assert client_peak <= 4 and server.peak <= client_peak
     assert {h["Authorization"] for h in server.headers_seen} == {"Bearer secret-key-123"}
     assert "secret-key-123" not in json.dumps(backend.identity())
 
