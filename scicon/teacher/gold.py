@@ -1,5 +1,5 @@
 """The teacher judged on gold labels: the figures of :mod:`scicon.evaluate.judge` for its
-calibrated P(contradiction) (what ``target`` thresholds), and the raw ROC-AUC beside them."""
+calibrated P(contradiction), the probability ``target`` thresholds."""
 
 from __future__ import annotations
 
@@ -40,4 +40,4 @@ def gold_figures(model_dir: Path, gold: GoldSpec, target: float) -> dict | None:
         target,
         figures["at_target"]["precision"],
     )
-    return {"status": "evaluated", "path": gold.path, **figures}
+    return {"status": "evaluated", "file": Path(gold.path).name, **figures}
