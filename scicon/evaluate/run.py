@@ -30,8 +30,6 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from scicon.calibration import calibration_report
 from scicon.errors import ParamsError
 from scicon.evaluate.baselines import BASELINES, BaselineUnavailable
@@ -40,6 +38,7 @@ from scicon.evaluate.judge import has_facets, judge_figures
 from scicon.evaluate.ngrams import ngram_set, overlap
 from scicon.evaluate.params import EvaluateParams
 from scicon.evaluate.roc import auc_with_interval, paired_auc_test, roc_points
+from scicon.sampling import seeded_sample
 
 log = logging.getLogger(__name__)
 
@@ -135,14 +134,6 @@ def check_scorer_names(models: Sequence[ModelScorer], baselines: Sequence[Baseli
         taken.add(model.name)
 
 
-def sample_pairs(pairs: Sequence[BenchmarkPair], limit: int | None, seed: int) -> list[BenchmarkPair]:
-    """At most ``limit`` pairs, a seeded sample that keeps file order (the same for every scorer)."""
-    if limit is None or len(pairs) <= limit:
-        return list(pairs)
-    keep = np.sort(np.random.default_rng(seed).choice(len(pairs), size=limit, replace=False))
-    return [pairs[i] for i in keep]
-
-
 def _round(value: float) -> float:
     return round(float(value), 4)
 
@@ -166,7 +157,8 @@ def evaluate_benchmarks(
                 "reason": benchmark.reason,
             }
             continue
-        pairs = sample_pairs(benchmark.pairs, params.max_examples, params.seed)
+        # the same seeded sample for every scorer, in file order
+        pairs = seeded_sample(benchmark.pairs, params.max_examples, params.seed)
         labels = [pair.label for pair in pairs]
         if len(set(labels)) < 2:
             reason = f"the sample of {len(pairs)} pairs lacks one class"

@@ -12,15 +12,13 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import shutil
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
 from scicon.corpus.download import fetch
 from scicon.errors import ChecksumMismatchError, ParamsError
-from scicon.io import hash_file
+from scicon.io import atomic_open, hash_file
 from scicon.labelled.sources import SOURCES, LabelledSource
 from scicon.paths import cache_root
 
@@ -51,11 +49,8 @@ def download(names: Iterable[str], root: Path, cache_dir: Path | None = None) ->
                 placed.append(destination)
                 continue
             fetched = fetch(file.url, cache_dir, sha256=file.sha256)
-            destination.parent.mkdir(parents=True, exist_ok=True)
-            handle, partial = tempfile.mkstemp(prefix=f".{destination.name}.", dir=destination.parent)
-            os.close(handle)
-            shutil.copyfile(fetched.path, partial)
-            os.replace(partial, destination)
+            with open(fetched.path, "rb") as cached, atomic_open(destination, "wb") as placed_file:
+                shutil.copyfileobj(cached, placed_file)
             log.info("%s: downloaded from %s", destination, file.url)
             placed.append(destination)
     return placed

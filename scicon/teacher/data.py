@@ -29,6 +29,7 @@ from scicon.errors import InputNotFoundError
 from scicon.evaluate.benchmarks import Skipped, load_benchmarks
 from scicon.labelled.params import labelled_base
 from scicon.records.dataset import Example
+from scicon.sampling import seeded_sample
 from scicon.teacher.params import TeacherParams
 
 log = logging.getLogger(__name__)
@@ -50,13 +51,11 @@ def _rule_contradiction(candidate: Candidate) -> bool:
 
 
 def _capped(pairs: list, cap: int | None, seed: int, name: str) -> list:
-    if cap is None or len(pairs) <= cap:
-        return pairs
-    keep = np.sort(
-        np.random.default_rng([seed, zlib.crc32(name.encode())]).choice(len(pairs), cap, replace=False)
-    )
-    log.info("teacher: labelled %s: a seeded sample of %d of %d pairs (cap)", name, cap, len(pairs))
-    return [pairs[i] for i in keep]
+    """A seeded sample of ``cap`` pairs; the set's name is part of the seed, so sets differ."""
+    kept = seeded_sample(pairs, cap, [seed, zlib.crc32(name.encode())])
+    if len(kept) < len(pairs):
+        log.info("teacher: labelled %s: a seeded sample of %d of %d pairs (cap)", name, len(kept), len(pairs))
+    return kept
 
 
 def labelled_candidates(

@@ -41,6 +41,7 @@ from scicon.classifier import (
 from scicon.errors import InputFormatError, ParamsError
 from scicon.models import resolve_model
 from scicon.records.dataset import Example
+from scicon.sampling import seeded_sample
 from scicon.train.params import FinetuneParams
 
 log = logging.getLogger(__name__)
@@ -54,14 +55,6 @@ class FinetuneResult:
     metrics: dict
     loss_curve: list[dict] = field(default_factory=list)  # step, epoch, loss, learning_rate
     dev_curve: list[dict] = field(default_factory=list)  # step, dev_roc_auc, dev_loss
-
-
-def _sample(examples: Sequence[Example], limit: int | None, seed: int) -> list[Example]:
-    """A seeded sample of at most ``limit`` examples, in their original order."""
-    if limit is None or len(examples) <= limit:
-        return list(examples)
-    keep = np.sort(np.random.default_rng(seed).choice(len(examples), size=limit, replace=False))
-    return [examples[i] for i in keep]
 
 
 def choose_optimizer(requested: str) -> str:
@@ -169,7 +162,7 @@ def finetune(
         raise InputFormatError("SciCon train split", "has only one label; a classifier needs both")
     set_seed(params.seed)
     if params.max_train_examples is not None and len(train) > params.max_train_examples:
-        train = _sample(train, params.max_train_examples, params.seed)
+        train = seeded_sample(train, params.max_train_examples, params.seed)
         log.info("finetune: using a seeded sample of %d training examples", len(train))
     use_dev = len({e.label for e in dev}) == 2
     if not use_dev:
@@ -264,7 +257,7 @@ def finetune(
     ]
     # Training-set ROC-AUC shows whether the model fits; a seeded sample says as much as
     # scoring every example, at a fraction of the time on a CPU.
-    train_sample = _sample(train, TRAIN_AUC_SAMPLE, params.seed)
+    train_sample = seeded_sample(train, TRAIN_AUC_SAMPLE, params.seed)
     train_auc = score_examples_auc(model, tokenizer, train_sample, params.max_length)
     dev_auc = score_examples_auc(model, tokenizer, dev, params.max_length) if use_dev else None
     save_classifier(model, tokenizer, params, output_dir)

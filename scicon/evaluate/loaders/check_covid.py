@@ -11,42 +11,28 @@ situation a contradiction judge must get right. Pairs are grouped by abstract.
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 from pydantic import Field
 
-from scicon.errors import InputFormatError, InputNotFoundError
+from scicon.errors import InputFormatError
 from scicon.evaluate.benchmarks import BenchmarkPair
 from scicon.evaluate.loaders import LOADERS
-from scicon.evaluate.loaders.labels import LabelMapOptions
-from scicon.evaluate.loaders.rows import line_error, nli_label_of, read_json_lines, text, three_way_pair
+from scicon.evaluate.loaders.labels import LabelMapOptions, log_left_out
+from scicon.evaluate.loaders.rows import (
+    evidence_text,
+    line_error,
+    read_corpus,
+    read_json_lines,
+    text,
+    three_way_pair,
+)
 
 
 class CheckCovidOptions(LabelMapOptions):
     claims: tuple[str, ...] = Field(min_length=1, description="claim files, relative to the folder")
     corpus: str = Field(min_length=1, description="the abstracts file, relative to the folder")
-
-
-def read_corpus(path: Path, id_field: str) -> dict[str, list[str]]:
-    """Abstracts as sentence lists by id, from a JSON Lines corpus."""
-    if not path.is_file():
-        raise InputNotFoundError(f"{path}: corpus file not found")
-    corpus = {}
-    for line, row in read_json_lines(path):
-        sentences = row.get("abstract")
-        if row.get(id_field) is None or not isinstance(sentences, list):
-            raise line_error(path, line, f"expected {id_field!r} and 'abstract' as a list of sentences")
-        corpus[str(row[id_field])] = [str(sentence) for sentence in sentences]
-    return corpus
-
-
-def evidence_text(sentences: list[str], indices: list[int], path: Path, line: int) -> str:
-    if not indices:
-        raise line_error(path, line, "no evidence sentence")
-    wrong = [i for i in indices if not isinstance(i, int) or not 0 <= i < len(sentences)]
-    if wrong:
-        raise line_error(path, line, f"evidence sentence {wrong[0]!r} is not in the abstract")
-    return " ".join(sentences[i].strip() for i in sorted(set(indices)))
 
 
 @LOADERS.register(
@@ -62,13 +48,14 @@ def load_check_covid(folder: Path, options: CheckCovidOptions) -> list[Benchmark
         raise InputFormatError(str(folder), "the check_covid loader reads the release folder")
     corpus = read_corpus(folder / options.corpus, "cord_id")
     pairs = []
+    left_out: Counter[str] = Counter()
     for name in options.claims:
         path = folder / name
         for line, row in read_json_lines(path):
-            raw = str(row.get("label", "")).strip()
-            if raw in options.skip_labels:
+            nli_label = options.nli_label(row.get("label"), path, line, "label")
+            if nli_label is None:
+                left_out[f"label {row.get('label')!r}"] += 1
                 continue
-            nli_label = nli_label_of(row.get("label"), options.labels, path, line, "label")
             document = str(row.get("cord_id", ""))
             if document not in corpus:
                 raise line_error(path, line, f"cord_id {document!r} is not in {options.corpus}")
@@ -80,4 +67,5 @@ def load_check_covid(folder: Path, options: CheckCovidOptions) -> list[Benchmark
             claim = text(row.get("claim"), path, line, "claim")
             key = text(str(row.get("id", "")), path, line, "id")
             pairs.append(three_way_pair(premise, claim, nli_label, key, document))
+    log_left_out(folder, left_out)
     return pairs

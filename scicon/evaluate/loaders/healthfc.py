@@ -11,12 +11,13 @@ completeness and off by default. Each claim is its own group.
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 from scicon.evaluate.benchmarks import BenchmarkPair
 from scicon.evaluate.loaders import LOADERS
-from scicon.evaluate.loaders.labels import LabelMapOptions
-from scicon.evaluate.loaders.rows import line_key, nli_label_of, read_csv, text, three_way_pair
+from scicon.evaluate.loaders.labels import LabelMapOptions, log_left_out
+from scicon.evaluate.loaders.rows import line_key, read_csv, text, three_way_pair
 
 
 @LOADERS.register(
@@ -28,11 +29,14 @@ from scicon.evaluate.loaders.rows import line_key, nli_label_of, read_csv, text,
 )
 def load_healthfc(path: Path, options: LabelMapOptions) -> list[BenchmarkPair]:
     pairs = []
+    left_out: Counter[str] = Counter()
     for line, row in read_csv(path):
-        if str(row.get("label", "")).strip() in options.skip_labels:
+        nli_label = options.nli_label(row.get("label"), path, line, "label")
+        if nli_label is None:
+            left_out[f"label {row.get('label')!r}"] += 1
             continue
-        nli_label = nli_label_of(row.get("label"), options.labels, path, line, "label")
         claim = text(row.get("en_claim"), path, line, "en_claim")
         evidence = text(row.get("en_top_sentences"), path, line, "en_top_sentences")
         pairs.append(three_way_pair(evidence, claim, nli_label, line_key(path, line), claim))
+    log_left_out(path, left_out)
     return pairs

@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+import logging
+from collections import Counter
+from pathlib import Path
+
 from pydantic import Field, field_validator
 
 from scicon.evaluate.benchmarks import LoaderOptions
-from scicon.evaluate.loaders.rows import NLI_LABELS
+from scicon.evaluate.loaders.rows import NLI_LABELS, line_error
+
+log = logging.getLogger(__name__)
+
+
+def log_left_out(where: Path, left_out: Counter[str]) -> None:
+    """Say which rows a loader left out and why (skipped labels, claims without evidence)."""
+    if left_out:
+        log.info("%s: left out %s", where.name, dict(sorted(left_out.items())))
 
 
 class LabelMapOptions(LoaderOptions):
@@ -24,3 +36,15 @@ class LabelMapOptions(LoaderOptions):
         if wrong:
             raise ValueError(f"labels must map onto {', '.join(NLI_LABELS)}; got {wrong}")
         return labels
+
+    def nli_label(self, value: object, path: Path, line: int, column: str) -> str | None:
+        """The three-way label a raw value stands for; None for a raw label in ``skip_labels``.
+        Any other raw label not in ``labels`` stops with the file and line."""
+        raw = str(value).strip() if value is not None else ""
+        if raw in self.skip_labels:
+            return None
+        if raw not in self.labels:
+            raise line_error(
+                path, line, f"{column} {raw!r} is not a known label ({', '.join(sorted(self.labels))})"
+            )
+        return self.labels[raw]

@@ -10,7 +10,6 @@ out and counted in the log; any other unknown label stops with the file and line
 
 from __future__ import annotations
 
-import logging
 from collections import Counter
 from pathlib import Path
 
@@ -18,18 +17,8 @@ from pydantic import Field
 
 from scicon.evaluate.benchmarks import BenchmarkPair
 from scicon.evaluate.loaders import LOADERS
-from scicon.evaluate.loaders.labels import LabelMapOptions
-from scicon.evaluate.loaders.rows import (
-    line_error,
-    line_key,
-    nli_label_of,
-    read_csv,
-    read_json_lines,
-    text,
-    three_way_pair,
-)
-
-log = logging.getLogger(__name__)
+from scicon.evaluate.loaders.labels import LabelMapOptions, log_left_out
+from scicon.evaluate.loaders.rows import line_error, line_key, read_csv, read_json_lines, text, three_way_pair
 
 
 class NliTableOptions(LabelMapOptions):
@@ -59,17 +48,16 @@ def _rows(path: Path, delimiter: str):
 )
 def load_nli_table(path: Path, options: NliTableOptions) -> list[BenchmarkPair]:
     pairs = []
-    skipped: Counter[str] = Counter()
+    left_out: Counter[str] = Counter()
     for line, row in _rows(path, options.delimiter):
         if options.where and any(
             str(row.get(column, "")).strip() not in values for column, values in options.where.items()
         ):
             continue
-        raw = str(row.get(options.label) or "").strip()
-        if raw in options.skip_labels:
-            skipped[raw] += 1
+        nli_label = options.nli_label(row.get(options.label), path, line, options.label)
+        if nli_label is None:
+            left_out[f"label {row.get(options.label)!r}"] += 1
             continue
-        nli_label = nli_label_of(row.get(options.label), options.labels, path, line, options.label)
         premise = text(row.get(options.sentence1), path, line, options.sentence1)
         group = premise
         if options.group is not None:
@@ -78,6 +66,5 @@ def load_nli_table(path: Path, options: NliTableOptions) -> list[BenchmarkPair]:
             group = str(row[options.group]).strip()
         hypothesis = text(row.get(options.sentence2), path, line, options.sentence2)
         pairs.append(three_way_pair(premise, hypothesis, nli_label, line_key(path, line), group))
-    if skipped:
-        log.info("%s: left out rows labelled %s", path.name, dict(skipped))
+    log_left_out(path, left_out)
     return pairs

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from pydantic import Field
 
-from scicon.errors import InputFormatError
+from scicon.errors import InputFormatError, InputNotFoundError
 from scicon.evaluate.benchmarks import BenchmarkPair, LoaderOptions
 
 
@@ -89,17 +89,31 @@ def pairs_from_columns(
 NLI_LABELS = ("entailment", "neutral", "contradiction")
 
 
-def nli_label_of(value: object, mapping: dict[str, str], path: Path, line: int, column: str) -> str:
-    """The three-way label a raw label value stands for, through ``mapping`` (raw -> NLI label)."""
-    raw = str(value).strip() if value is not None else ""
-    if raw not in mapping:
-        known = ", ".join(sorted(mapping))
-        raise line_error(path, line, f"{column} {raw!r} is not a known label ({known})")
-    return mapping[raw]
-
-
 def three_way_pair(
     premise: str, hypothesis: str, nli_label: str, key: str, group: str | None
 ) -> BenchmarkPair:
     """A pair whose binary label (contradiction or not) follows from its three-way label."""
     return BenchmarkPair(premise, hypothesis, int(nli_label == "contradiction"), key, group, nli_label)
+
+
+def read_corpus(path: Path, id_field: str) -> dict[str, list[str]]:
+    """Documents as sentence lists by id, from a JSON Lines corpus (``abstract``: the sentences)."""
+    if not path.is_file():
+        raise InputNotFoundError(f"{path}: corpus file not found")
+    corpus = {}
+    for line, row in read_json_lines(path):
+        sentences = row.get("abstract")
+        if row.get(id_field) is None or not isinstance(sentences, list):
+            raise line_error(path, line, f"expected {id_field!r} and 'abstract' as a list of sentences")
+        corpus[str(row[id_field])] = [str(sentence) for sentence in sentences]
+    return corpus
+
+
+def evidence_text(sentences: list[str], indices: list[int], path: Path, line: int) -> str:
+    """The evidence sentences of a document, in document order, as one premise."""
+    if not indices:
+        raise line_error(path, line, "no evidence sentence")
+    wrong = [i for i in indices if not isinstance(i, int) or not 0 <= i < len(sentences)]
+    if wrong:
+        raise line_error(path, line, f"evidence sentence {wrong[0]!r} is not in the abstract")
+    return " ".join(sentences[i].strip() for i in sorted(set(indices)))

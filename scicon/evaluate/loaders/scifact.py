@@ -11,7 +11,6 @@ have no premise and are left out (counted in the log). Pairs are grouped by clai
 
 from __future__ import annotations
 
-import logging
 from collections import Counter
 from pathlib import Path
 
@@ -20,11 +19,15 @@ from pydantic import Field
 from scicon.errors import InputFormatError
 from scicon.evaluate.benchmarks import BenchmarkPair
 from scicon.evaluate.loaders import LOADERS
-from scicon.evaluate.loaders.check_covid import evidence_text, read_corpus
-from scicon.evaluate.loaders.labels import LabelMapOptions
-from scicon.evaluate.loaders.rows import line_error, nli_label_of, read_json_lines, text, three_way_pair
-
-log = logging.getLogger(__name__)
+from scicon.evaluate.loaders.labels import LabelMapOptions, log_left_out
+from scicon.evaluate.loaders.rows import (
+    evidence_text,
+    line_error,
+    read_corpus,
+    read_json_lines,
+    text,
+    three_way_pair,
+)
 
 
 class SciFactOptions(LabelMapOptions):
@@ -61,14 +64,13 @@ def load_scifact(folder: Path, options: SciFactOptions) -> list[BenchmarkPair]:
                 if not isinstance(sets, list):
                     raise line_error(path, line, f"evidence of document {document!r} must be a list")
                 for number, item in enumerate(sets):
-                    raw = str(item.get("label", "")).strip() if isinstance(item, dict) else ""
-                    if raw in options.skip_labels:
-                        left_out[raw] += 1
+                    raw = item.get("label") if isinstance(item, dict) else None
+                    nli_label = options.nli_label(raw, path, line, "evidence label")
+                    if nli_label is None:
+                        left_out[f"label {raw!r}"] += 1
                         continue
-                    nli_label = nli_label_of(raw, options.labels, path, line, "evidence label")
                     premise = evidence_text(corpus[str(document)], item.get("sentences") or [], path, line)
                     key = f"{row.get('id')}:{document}:{number}"
                     pairs.append(three_way_pair(premise, claim, nli_label, key, claim))
-    if left_out:
-        log.info("%s: left out %s", folder.name, dict(left_out))
+    log_left_out(folder, left_out)
     return pairs
