@@ -65,6 +65,41 @@ def test_missing_wordnet_names_setup_and_nltk_download():
     assert "scripts/setup.sh" in last and "nltk.download('wordnet')" in last
 
 
+# Fresh interpreter, so every synset is read from disk: eight threads look up the
+# same words at once (as evolve.workers searches do) and must find what one thread finds.
+_THREADED_LOOKUPS = textwrap.dedent(
+    """
+    import sys
+    from concurrent.futures import ThreadPoolExecutor
+    from scicon.rules.operators.lexical import _wordnet_synonym, wordnet_antonyms
+    WORDS = [("increase", "VERB"), ("decrease", "VERB"), ("high", "ADJ"), ("low", "ADJ"),
+             ("improve", "VERB"), ("worsen", "VERB"), ("effective", "ADJ"), ("risk", "NOUN"),
+             ("shorten", "VERB"), ("lengthen", "VERB"), ("significant", "ADJ"), ("reduce", "VERB"),
+             ("strong", "ADJ"), ("weak", "ADJ"), ("gain", "VERB"), ("lose", "VERB")] * 4
+    def look(item):
+        word, pos = item
+        return word, wordnet_antonyms(word, pos, any_sense=True), _wordnet_synonym(word, pos)
+    workers = int(sys.argv[1])
+    with ThreadPoolExecutor(workers) as pool:
+        print(sorted(set(map(repr, pool.map(look, WORDS)))))
+    """
+)
+
+
+def test_wordnet_lookups_from_threads_find_what_one_thread_finds():
+    def run(workers: int) -> str:
+        result = subprocess.run(
+            [sys.executable, "-c", _THREADED_LOOKUPS, str(workers)],
+            capture_output=True,
+            text=True,
+            cwd=Path(__file__).parent.parent,
+        )
+        assert result.returncode == 0, result.stderr
+        return result.stdout
+
+    assert run(8) == run(1)
+
+
 def _manpage(tmp_path: Path, rows: int = LEXNAMES_COUNT) -> Path:
     names = (
         ["adj.all", "adj.pert", "adv.all"]

@@ -17,10 +17,13 @@ only when they need them and the results are cached for the process.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib.util
 import logging
+import threading
 import warnings
+from collections.abc import Iterator
 from typing import Any
 
 from scicon.errors import InputNotFoundError
@@ -39,9 +42,26 @@ WORDNET_MISSING = (
 )
 
 
+# NLTK's WordNet reader loads lazily and reads synsets through shared file handles
+# (seek, then read), so two threads looking words up at once read each other's
+# offsets ("No WordNet synset found for pos=v at offset=..."). Searches run in threads
+# (evolve.workers), so every lookup holds this lock.
+_WORDNET_LOCK = threading.RLock()
+
+
+@contextlib.contextmanager
+def wordnet_lookup() -> Iterator[Any]:
+    """The loaded WordNet reader, held exclusively for the ``with`` block."""
+    with _WORDNET_LOCK:
+        yield wordnet()
+
+
 @functools.cache
 def wordnet() -> Any:
-    """The loaded ``nltk.corpus.wordnet`` reader; a clear error if the database is missing."""
+    """The loaded ``nltk.corpus.wordnet`` reader; a clear error if the database is missing.
+
+    Not safe to share between threads: look words up inside :func:`wordnet_lookup`.
+    """
     import nltk
     from nltk.corpus import wordnet as reader
 

@@ -164,19 +164,18 @@ def _lemma_antonyms(lemma, name: str) -> list[str]:
 
 def wordnet_antonyms(word: str, pos: str, any_sense: bool = False) -> list[str]:
     """Direct antonyms of ``word`` (a lemma) as ``pos``: from its most frequent senses, or all."""
-    wn = resources.wordnet()
     override = wordnet_overrides().get((word, pos))
     if override is not None:
         return [] if override.action == "block" else [override.antonym]
-    synsets = wn.synsets(word, pos=_WORDNET_POS[pos])
     found: list[str] = []
-    for rank, synset in enumerate(synsets):
-        if not any_sense and rank >= MAX_SENSE_RANK[pos]:
-            break
-        for lemma in synset.lemmas():
-            found += _lemma_antonyms(lemma, word)
-        if found and not any_sense:
-            break
+    with resources.wordnet_lookup() as wn:
+        for rank, synset in enumerate(wn.synsets(word, pos=_WORDNET_POS[pos])):
+            if not any_sense and rank >= MAX_SENSE_RANK[pos]:
+                break
+            for lemma in synset.lemmas():
+                found += _lemma_antonyms(lemma, word)
+            if found and not any_sense:
+                break
     return list(dict.fromkeys(found))
 
 
@@ -222,18 +221,20 @@ def eda_antonym(analysis: Analysis, context: AbstractContext | None) -> list[tup
 def _wordnet_synonym(word: str, pos: str) -> str | None:
     """A synonym that is safe out of context: the word's first sense is also the
     synonym's first sense, and the synonym is a frequent single word."""
-    wn = resources.wordnet()
-    synsets = wn.synsets(word, pos=_WORDNET_POS[pos])
-    if not synsets or wordnet_overrides().get((word, pos)) is not None:
+    if wordnet_overrides().get((word, pos)) is not None:
         return None
-    first = synsets[0]
-    for lemma in first.lemmas():
-        name = lemma.name().lower()
-        if name == word or "_" in name or lemma.count() < 3:
-            continue
-        own = wn.synsets(name, pos=_WORDNET_POS[pos])
-        if own and own[0] == first:
-            return name
+    with resources.wordnet_lookup() as wn:
+        synsets = wn.synsets(word, pos=_WORDNET_POS[pos])
+        if not synsets:
+            return None
+        first = synsets[0]
+        for lemma in first.lemmas():
+            name = lemma.name().lower()
+            if name == word or "_" in name or lemma.count() < 3:
+                continue
+            own = wn.synsets(name, pos=_WORDNET_POS[pos])
+            if own and own[0] == first:
+                return name
     return None
 
 
