@@ -8,6 +8,7 @@ generation plot data and `metrics/evolve.json`.
 from pathlib import Path
 
 from scicon.backbones.params import BackboneParams
+from scicon.candidates import CandidateParams
 from scicon.evolve.params import EvolveParams
 from scicon.evolve.pipeline import run_evolve, with_teacher
 from scicon.io import read_jsonl, write_json, write_jsonl
@@ -28,6 +29,7 @@ def main(args) -> None:
         load_thresholds(args.params),
         load_section(args.params, "backbone", BackboneParams),
         journal=Path(args.trace),
+        candidates=load_section(args.params, "candidates", CandidateParams),
     )
     write_jsonl(args.accepted, output.accepted)
     write_json(args.success_plot, output.success_plot)

@@ -1,10 +1,14 @@
 """Stage `negatives`: rule-based contradictions and label-preserving controls for every pair.
 
 Reads the pairs and the abstracts they come from (numbers and entity names for the
-swaps); writes the negatives, what could not be made with its reason, and
-`metrics/negatives.json`.
+swaps); writes the negatives, what could not be made or was filtered out with its reason,
+and `metrics/negatives.json`. `negatives.filters` applies the checks of params
+`candidates` (grounded, fluent), the same a search candidate passes.
 """
 
+import contextlib
+
+from scicon.candidates import CandidateParams, loaded_fluency_scorer
 from scicon.io import read_jsonl, write_json, write_jsonl
 from scicon.params import load_section
 from scicon.records.corpus import Abstract
@@ -18,7 +22,11 @@ def main(args) -> None:
     params = load_section(args.params, "negatives", NegativesParams)
     abstracts = {abstract.pmid: abstract for abstract in read_jsonl(args.abstracts, Abstract)}
     pairs = list(read_jsonl(args.pairs, Pair))
-    result = build_negatives(pairs, abstracts, params)
+    candidates = load_section(args.params, "candidates", CandidateParams)
+    grounding = candidates.grounding.grounding() if "grounded" in params.filters else None
+    scorer = loaded_fluency_scorer(candidates.fluency) if "fluent" in params.filters else None
+    with scorer if scorer is not None else contextlib.nullcontext() as fluency:
+        result = build_negatives(pairs, abstracts, params, grounding, fluency)
     write_jsonl(args.negatives, result.negatives)
     write_jsonl(args.skipped, result.skipped)
     write_json(args.metrics, result.metrics)

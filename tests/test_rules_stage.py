@@ -21,7 +21,7 @@ from scicon.records.pairs import Pair, PairKind
 from scicon.rules.generators import build_negatives
 from scicon.rules.params import NegativesParams
 from stages import negatives as stage
-from tests.params_defaults import section
+from tests.params_defaults import section, section_values
 from tests.rules_fixtures import TRIAL
 
 # one result-conclusion and one conclusion-conclusion pair, made by the pairs stage's own code
@@ -59,8 +59,11 @@ UNTOUCHABLE = written_pair("T2", "Trial registration: DEMO-7.", "Trial registrat
 PARAMS = {
     "generator": "operators",
     "operators": ["negation_insert", "polarity_lexicon", "numeric_mismatch", "role_swap"],
+    "pair_kinds": ["conclusion_conclusion", "result_conclusion"],
     "sentences": ["sentence1", "sentence2"],
     "max_per_pair": 2,
+    "filters": [],  # the candidate checks: tests/test_candidates.py
+    "candidates_per_sentence": 4,
     "control_ratio": 0.5,
     "seed": 5,
 }
@@ -69,7 +72,7 @@ PARAMS = {
 def run_stage(tmp_path, params: dict, pairs=PAIRS) -> tuple[list[RuleNegative], list[Skip], dict]:
     tmp_path.mkdir(parents=True, exist_ok=True)
     params_file = tmp_path / "params.yaml"
-    params_file.write_text(yaml.safe_dump({"negatives": params}))
+    params_file.write_text(yaml.safe_dump({"negatives": params, "candidates": section_values("candidates")}))
     write_jsonl(tmp_path / "pairs.jsonl", pairs)
     write_jsonl(tmp_path / "abstracts.jsonl", [TRIAL])
     out = tmp_path / "out"

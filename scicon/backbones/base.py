@@ -1,11 +1,12 @@
 """The one interface every foundation-model backend implements.
 
-Two operations are enough for EvoNLI: sample completions (word replacement, result
-extraction, conclusion generation) and score P("yes") against P("no") for a
-question prompt (contradiction, same topic, is-a-claim). Scoring never generates:
-it reads the next-token distribution after the prompt in one forward pass and
-normalises the probability of every "yes" token (any casing, with or without a
-leading space) against every "no" token.
+Three operations: sample completions (word replacement, result extraction, conclusion
+generation); score P("yes") against P("no") for a question prompt (contradiction, same
+topic, is-a-claim); and the log-likelihood of a plain text (how readable a rewrite is,
+the fluency constraint). Scoring never generates: yes/no reads the next-token
+distribution after the prompt in one forward pass and normalises the probability of
+every "yes" token (any casing, with or without a leading space) against every "no"
+token; a log-likelihood is one forward pass over the text.
 """
 
 from __future__ import annotations
@@ -84,6 +85,10 @@ class Backend(Protocol):
     def yes_no(self, prompts: Sequence[str]) -> list[YesNo]:
         """One forward pass per prompt; no text is generated."""
 
+    def log_likelihood(self, texts: Sequence[str]) -> list[float]:
+        """Sum of the log-probabilities (nats) of each text's tokens after the beginning of
+        sequence, the text as written (no chat template): one forward pass per text."""
+
     def counters(self) -> dict:
         """What this backend did, for the stage metrics (tokens; endpoints of a server)."""
 
@@ -131,6 +136,16 @@ def normalise(p_yes: float, p_no: float) -> YesNo:
     mass = p_yes + p_no
     # With no probability on either answer the model expressed no preference.
     return YesNo(p_yes=p_yes / mass if mass > 0 else 0.5, mass=mass)
+
+
+def token_log_probabilities(logits, next_tokens: Sequence[int]):
+    """log P(next_tokens[i]) under row ``i`` of ``logits`` (positions × vocabulary), in nats."""
+    import numpy as np
+
+    logits = np.asarray(logits, dtype=np.float64)
+    shifted = logits - logits.max(axis=1, keepdims=True)
+    log_norm = np.log(np.exp(shifted).sum(axis=1))
+    return shifted[np.arange(len(next_tokens)), np.asarray(next_tokens)] - log_norm
 
 
 def derive_seed(*parts: object) -> int:

@@ -329,6 +329,13 @@ class CachedBackbone:
             stats.record_masses(kind or "unlabelled", [answer.mass for answer in answers])
         return answers
 
+    def log_likelihood(self, texts: Sequence[str]) -> list[float]:
+        """Each text's summed token log-probability (nats) as written, one forward pass each."""
+        keys = [self._key("log_likelihood", {"text": text}) for text in texts]
+        keyed = dict(zip(keys, texts, strict=True))
+        results = self._cached_call("log_likelihood", keyed, self.backend.log_likelihood, len(texts))
+        return [float(results[key]) for key in keys]
+
     def yes_probability(self, prompts: Sequence[str], kind: str | None = None) -> list[float]:
         return [answer.p_yes for answer in self.yes_no(prompts, kind)]
 

@@ -1,7 +1,9 @@
 """GGUF models through llama-cpp-python (the default: SmolLM2-135M-Instruct on a CPU).
 
 Scoring evaluates the prompt and reads the logits of the last position only
-(``logits_all`` stays off: with a 262k vocabulary it costs about 1 GiB). Prompts
+(``logits_all`` stays off: with a 262k vocabulary it costs about 1 GiB). A text's
+log-likelihood needs every position's logits, so it runs on a second, small-context
+instance of the same weights, loaded on first use. Prompts
 of a batch are evaluated in sorted order and each keeps the KV cache of the longest
 prefix it shares with the previous one, so the instruction block and the fixed
 sentence1 shared by all candidates of a generation are evaluated once.
@@ -24,11 +26,16 @@ from scicon.backbones.base import (
     is_yes_no_token,
     normalise,
     prompt_order,
+    token_log_probabilities,
 )
 from scicon.backbones.cache import CallCache
 from scicon.backbones.params import BackboneParams, LlamaCppSettings
 from scicon.io import hash_file
 from scicon.models import resolve_model
+
+# Tokens of one text scored for its log-likelihood (a sentence is far shorter); every
+# position keeps vocabulary-sized logits, so this context stays small.
+LIKELIHOOD_CONTEXT = 512
 
 
 @BACKENDS.register(
@@ -78,6 +85,8 @@ class LlamaCppBackend:
             digests.file_sha256(model_path) if digests is not None else hash_file(model_path)[0]
         )
         self._context_length = context_length
+        self._threads = threads
+        self._likelihood_llm = None
         self._tokens = TokenCounter()
 
     def identity(self) -> dict:
@@ -145,6 +154,34 @@ class LlamaCppBackend:
                 )
         return answers  # type: ignore[return-value]
 
+    def log_likelihood(self, texts: Sequence[str]) -> list[float]:
+        totals: list[float] = []
+        with self._lock:
+            llm = self._likelihood_model()
+            for text in texts:
+                tokens = llm.tokenize(text.encode("utf-8"), add_bos=True, special=False)
+                tokens = tokens[:LIKELIHOOD_CONTEXT]
+                llm.reset()
+                llm.eval(tokens)
+                logits = np.asarray(llm.scores[: len(tokens) - 1], dtype=np.float64)
+                totals.append(float(token_log_probabilities(logits, tokens[1:]).sum()))
+                self._tokens.add("log_likelihood", len(tokens), 0)
+        return totals
+
+    def _likelihood_model(self):
+        if self._likelihood_llm is None:
+            from llama_cpp import Llama
+
+            self._likelihood_llm = Llama(
+                model_path=self.model_path,
+                n_ctx=LIKELIHOOD_CONTEXT,
+                n_threads=self._threads,
+                n_threads_batch=self._threads,
+                logits_all=True,
+                verbose=False,
+            )
+        return self._likelihood_llm
+
     def generate(self, requests: Sequence[GenerationRequest]) -> list[Completion]:
         outputs: list[Completion | None] = [None] * len(requests)
         with self._lock:
@@ -175,3 +212,5 @@ class LlamaCppBackend:
     def close(self) -> None:
         with self._lock:
             self._llm.close()
+            if self._likelihood_llm is not None:
+                self._likelihood_llm.close()

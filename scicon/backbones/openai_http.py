@@ -250,6 +250,15 @@ class OpenAICompatibleBackend:
 
         return self._run_batch(prompts, one)
 
+    def log_likelihood(self, texts: Sequence[str]) -> list[float]:
+        # Chat endpoints return log-probabilities of generated tokens only, and servers
+        # disagree on how a completions endpoint echoes the prompt's; the fluency
+        # constraint names its own model, which runs in-process.
+        raise BackboneError(
+            "the openai backend scores no text log-likelihoods: give the fluency constraint an "
+            "in-process model (candidates.fluency.backbone.backend: llama_cpp or transformers)"
+        )
+
     def _read_completion(self, data: dict) -> Completion:
         choice = data["choices"][0]
         text = choice["message"]["content"] if self.api == "chat" else choice["text"]

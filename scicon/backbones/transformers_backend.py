@@ -22,6 +22,7 @@ from scicon.backbones.base import (
     fit_to_context,
     is_yes_no_token,
     normalise,
+    token_log_probabilities,
 )
 from scicon.backbones.cache import CallCache, weights_identity
 from scicon.backbones.params import BackboneParams, TransformersSettings
@@ -153,6 +154,28 @@ class TransformersBackend:
                         float(probabilities[row, self._no_ids].sum()),
                     )
         return answers  # type: ignore[return-value]
+
+    def log_likelihood(self, texts: Sequence[str]) -> list[float]:
+        torch = self._torch
+        sequences = [
+            self.tokenizer(text, add_special_tokens=True)["input_ids"][: self._context_length]
+            for text in texts
+        ]
+        order = sorted(range(len(texts)), key=lambda i: len(sequences[i]))
+        totals: list[float | None] = [None] * len(texts)
+        with self._lock, torch.inference_mode():
+            for start in range(0, len(order), self._batch_size):
+                rows = order[start : start + self._batch_size]
+                input_ids, mask, positions = self._padded([sequences[i] for i in rows])
+                self._tokens.add("log_likelihood", sum(len(sequences[i]) for i in rows), 0)
+                logits = self.model(input_ids=input_ids, attention_mask=mask, position_ids=positions).logits
+                width = input_ids.shape[1]
+                for row, index in enumerate(rows):
+                    length = len(sequences[index])
+                    # left padding: the text occupies the last `length` positions
+                    own = logits[row, width - length : width - 1].float().cpu().numpy()
+                    totals[index] = float(token_log_probabilities(own, sequences[index][1:]).sum())
+        return totals  # type: ignore[return-value]
 
     def generate(self, requests: Sequence[GenerationRequest]) -> list[Completion]:
         outputs: list[Completion | None] = [None] * len(requests)

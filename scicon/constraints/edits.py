@@ -15,7 +15,9 @@ from collections.abc import Sequence
 
 from scicon.constraints import CONSTRAINTS
 from scicon.constraints.base import EDIT_COST, ConstraintCheck
+from scicon.errors import ParamsError
 from scicon.evolve.context import AssemblyContext
+from scicon.grounding import Grounding, is_grounded
 from scicon.textdiff import word_diff, words, words_changed
 
 _NORMALISE = re.compile(r"[^a-z0-9%.]+")
@@ -106,3 +108,26 @@ def not_sentence1(settings: None, context: AssemblyContext) -> NotSentence1:
 )
 def max_words_changed(settings: None, context: AssemblyContext) -> MaxWordsChanged:
     return MaxWordsChanged(context.max_words_changed)
+
+
+class Grounded(EditConstraint):
+    """The edit lands on what sentence1 speaks to (:mod:`scicon.grounding`), judged
+    against the pair's original sentence2 so a later generation cannot drift off it."""
+
+    name = "grounded"
+
+    def __init__(self, grounding: Grounding):
+        self.grounding = grounding
+
+    def allows(self, check: ConstraintCheck) -> bool:
+        return is_grounded(check.original, check.candidate, check.sentence1, self.grounding)
+
+
+@CONSTRAINTS.register(
+    "edit.grounded",
+    description="every changed word near a word sentence1 shares, in its clause (candidates.grounding)",
+)
+def grounded(settings: None, context: AssemblyContext) -> Grounded:
+    if context.candidates is None:
+        raise ParamsError("evolve.edits: grounded needs the candidates section of params.yaml")
+    return Grounded(context.candidates.grounding.grounding())

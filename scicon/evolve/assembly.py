@@ -1,7 +1,7 @@
 """Where the four parts of EvoNLI meet: goal, constraints, transformation, search.
 
 Each part is chosen by name in the `evolve` params (``search``, ``transformation``,
-``similarity``, ``claim``, ``goal``; ``off`` switches a filter off) and built by its
+``similarity``, ``claim``, ``fluency``, ``goal``; ``off`` switches a filter off) and built by its
 registered factory from its settings block ``evolve.settings.<slot>.<name>``. Every
 registered component's settings block is validated, used or not, so a misspelt key
 anywhere stops the stage before any work. Only this module knows all four parts;
@@ -55,6 +55,7 @@ SLOTS = (
     Slot("transformation", TRANSFORMATIONS),
     Slot("similarity", CONSTRAINTS, "similarity.", can_be_off=True),
     Slot("claim", CONSTRAINTS, "claim.", can_be_off=True),
+    Slot("fluency", CONSTRAINTS, "fluency.", can_be_off=True),
     Slot("goal", GOALS),
 )
 EDITS = Slot("edits", CONSTRAINTS, "edit.")  # a list of names, all applied
@@ -118,7 +119,7 @@ def build_searches(params: EvolveParams, context: AssemblyContext) -> dict[Targe
     scorer = build_part("goal", params.goal, context)
     constraints = [
         build_part(key, getattr(params, key), context)
-        for key in ("similarity", "claim")
+        for key in ("similarity", "claim", "fluency")
         if getattr(params, key) != OFF
     ]
     edits = [build_part(EDITS.key, name, context) for name in params.edits]

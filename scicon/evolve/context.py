@@ -21,10 +21,17 @@ from dataclasses import dataclass, field
 
 from scicon.backbones.cache import CachedBackbone, CallCache
 from scicon.backbones.params import BackboneParams, merged_backbone_params
+from scicon.candidates import CandidateParams
 from scicon.params import Thresholds
 from scicon.records.corpus import Abstract
 
 BackboneLoader = Callable[[BackboneParams], CachedBackbone]
+
+
+def _default_loader(params: BackboneParams) -> CachedBackbone:
+    from scicon.backbones import load_backbone
+
+    return load_backbone(params)
 
 
 @dataclass
@@ -37,6 +44,9 @@ class AssemblyContext:
     backbone_params: BackboneParams | None
     load_backbone: BackboneLoader | None
     cache: CallCache | None = None
+    candidates: CandidateParams | None = (
+        None  # what makes a good rewrite (grounding, fluency): params candidates
+    )
     # every registered component's validated settings, by (slot, name): see scicon.evolve.assembly
     settings: dict[tuple[str, str], object] = field(default_factory=dict)
     _backbones: dict[str, CachedBackbone] = field(default_factory=dict)
@@ -50,11 +60,15 @@ class AssemblyContext:
             from scicon.errors import ParamsError
 
             raise ParamsError(f"{key}: this part needs a backbone, but none was configured")
-        params = merged_backbone_params(self.backbone_params, overrides, key)
+        return self.model(merged_backbone_params(self.backbone_params, overrides, key))
+
+    def model(self, params: BackboneParams) -> CachedBackbone:
+        """A model described in full (e.g. the fluency constraint's language model), loaded once."""
         name = json.dumps(params.model_dump(mode="json"), sort_keys=True)
+        loader = self.load_backbone or _default_loader
         with self._lock:
             if name not in self._backbones:
-                backbone = self.load_backbone(params)
+                backbone = loader(params)
                 self._backbones[name] = backbone
                 self.record_model(f"backbone:{params.model}", backbone.identity_digest)
             return self._backbones[name]

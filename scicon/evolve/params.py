@@ -25,6 +25,7 @@ class EvolveParams(Section):
     transformation: str = Field(min_length=1)
     similarity: str = Field(min_length=1, description="a similarity constraint, or off")
     claim: str = Field(min_length=1, description="a claim constraint, or off")
+    fluency: str = Field(min_length=1, description="a fluency constraint (params candidates.fluency), or off")
     goal: str = Field(min_length=1)
     edits: tuple[str, ...] = Field(description="edit constraints a candidate must pass, cheapest first")
     max_words_changed: float = Field(

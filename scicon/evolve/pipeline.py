@@ -19,6 +19,7 @@ from scicon.backbones import load_backbone as load_configured_backbone
 from scicon.backbones.base import derive_seed
 from scicon.backbones.cache import CACHE_FILE, CallCache
 from scicon.backbones.params import BackboneParams
+from scicon.candidates import CandidateParams
 from scicon.codedeps import rerun_keys, stage_code_digest
 from scicon.evolve.assembly import build_searches, validated_settings
 from scicon.evolve.context import AssemblyContext, BackboneLoader
@@ -101,6 +102,7 @@ def results_digest(params: EvolveParams, thresholds: Thresholds, context: Assemb
         stage_code_digest(STAGE_SCRIPT),
         results,
         thresholds.model_dump(),
+        context.candidates.model_dump(mode="json") if context.candidates is not None else None,
         context.models_digest(),
     )
 
@@ -113,6 +115,7 @@ def run_evolve(
     backbone_params: BackboneParams | None,
     *,
     journal: Path,
+    candidates: CandidateParams | None = None,
     load_backbone: BackboneLoader | None = None,
 ) -> EvolveOutput:
     cache = CallCache(cache_root() / CACHE_FILE)
@@ -125,6 +128,7 @@ def run_evolve(
         backbone_params=backbone_params,
         load_backbone=load_backbone or load_configured_backbone,
         cache=cache,
+        candidates=candidates,
         settings=validated_settings(params),
     )
     recipe = recipe_name(params)

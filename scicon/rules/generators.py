@@ -28,10 +28,12 @@ from dataclasses import dataclass, field
 
 from tqdm import tqdm
 
+from scicon.candidates import FluencyScorer
 from scicon.records.base import Skip, TargetLabel
 from scicon.records.corpus import Abstract
 from scicon.records.negatives import RuleNegative
 from scicon.records.pairs import Pair
+from scicon.grounding import Grounding, is_grounded
 from scicon.rules.mutator import RuleEdit, RuleMutator, draw
 from scicon.rules.operator_sets import CONTROL_OPERATORS, resolve, rule_operator
 from scicon.rules.operators import Proposal
@@ -39,7 +41,14 @@ from scicon.rules.params import NegativesParams
 
 log = logging.getLogger(__name__)
 
-SKIP_REASONS = ("no_operator_applies", "duplicate_negative", "abstract_missing")
+SKIP_REASONS = (
+    "no_operator_applies",
+    "not_grounded",
+    "not_fluent",
+    "no_candidate_passes",
+    "duplicate_negative",
+    "abstract_missing",
+)
 EDA_PRIORITY = ("eda_antonym", "negation_insert")
 
 
@@ -83,50 +92,136 @@ def make_generator(params: NegativesParams) -> OperatorsGenerator | ModifiedEdaG
     return OperatorsGenerator(resolve(params.operators, "negatives.operators"))
 
 
+@dataclass
+class _Slot:
+    """One sentence of one pair to edit, with its candidates before the fluency check."""
+
+    pair: Pair
+    source: str
+    sentence: str
+    contradictions: list[RuleEdit]
+    controls: list[RuleEdit]
+    wanted_controls_per_contradiction: float
+
+
 def build_negatives(
-    pairs: Sequence[Pair], abstracts: dict[str, Abstract], params: NegativesParams, progress: bool = True
+    pairs: Sequence[Pair],
+    abstracts: dict[str, Abstract],
+    params: NegativesParams,
+    grounding: Grounding | None = None,
+    fluency: FluencyScorer | None = None,
+    progress: bool = True,
 ) -> NegativesResult:
+    """Rule negatives of every pair of ``params.pair_kinds``. A contradiction candidate must be
+    grounded in the pair's other sentence (when ``grounding`` is given) and fluent (when
+    ``fluency`` is); controls must be fluent. Rejected candidates go to the skipped records."""
     generator = make_generator(params)
     controls = RuleMutator(CONTROL_OPERATORS) if params.control_ratio > 0 else None
-    negatives: list[RuleNegative] = []
     skipped: list[Skip] = []
-    seen: set[tuple[str, str]] = set()
     transformable: Counter[str] = Counter()
     untouched = 0
+    kinds_left_out: Counter[str] = Counter()
+    slots: list[_Slot] = []
+    # the fluency check needs a model; it runs once over every slot's candidates together
+    examined = params.candidates_per_sentence if fluency is not None else params.max_per_pair
     for pair in tqdm(pairs, desc="negatives", unit="pair", disable=not progress, mininterval=5):
+        if pair.kind not in params.pair_kinds:
+            kinds_left_out[pair.kind.value] += 1
+            continue
         context = abstracts.get(pair.pmid)
         if context is None:
             skipped.append(Skip(reason="abstract_missing", where=pair.pair_id, detail=pair.pmid))
         touched = set()
         for source in params.sentences:
             sentence = getattr(pair, source)
+            other = pair.sentence2 if source == "sentence1" else pair.sentence1
+            where = f"{pair.pair_id} {source}"
             rng = random.Random(f"{params.seed}:{pair.pair_id}:{source}")
             proposals = generator.mutator.proposals(sentence, context)
             touched.update(name for name, items in proposals.items() if items)
-            made = generator.choose(sentence, proposals, params.max_per_pair, rng)
-            if not made:
-                skipped.append(
-                    Skip(reason="no_operator_applies", where=f"{pair.pair_id} {source}", detail=sentence)
-                )
-            wanted_controls = _control_count(params.control_ratio, len(made), rng) if controls else 0
-            made += controls.candidates(sentence, wanted_controls, rng, context) if wanted_controls else []
-            for edit in made:
-                key = (sentence, edit.text)
-                if key in seen:
-                    skipped.append(
-                        Skip(reason="duplicate_negative", where=f"{pair.pair_id} {source}", detail=edit.text)
-                    )
+            drawn = generator.choose(sentence, proposals, sum(map(len, proposals.values())), rng)
+            contradictions = []
+            for edit in drawn:
+                if len(contradictions) == examined:
+                    break
+                if grounding is not None and not is_grounded(sentence, edit.text, other, grounding):
+                    skipped.append(Skip(reason="not_grounded", where=where, detail=edit.text))
                     continue
-                seen.add(key)
-                negatives.append(_record(pair, source, sentence, edit, len(negatives)))
+                contradictions.append(edit)
+            if not drawn:
+                skipped.append(Skip(reason="no_operator_applies", where=where, detail=sentence))
+            wanted = math.ceil(params.control_ratio * params.max_per_pair) if controls else 0
+            spare = examined - params.max_per_pair if fluency is not None else 0
+            made_controls = controls.candidates(sentence, wanted + spare, rng, context) if wanted else []
+            slots.append(_Slot(pair, source, sentence, contradictions, made_controls, params.control_ratio))
         transformable.update(touched)
         if not touched:
             untouched += 1
+    fluent = _fluent_texts(slots, fluency, progress)
+    negatives: list[RuleNegative] = []
+    seen: set[tuple[str, str]] = set()
+    for slot in slots:
+        where = f"{slot.pair.pair_id} {slot.source}"
+        rng = random.Random(f"{params.seed}:{slot.pair.pair_id}:{slot.source}:controls")
+        kept = _first_fluent(slot.sentence, slot.contradictions, params.max_per_pair, fluent, where, skipped)
+        if slot.contradictions and not kept:
+            skipped.append(Skip(reason="no_candidate_passes", where=where, detail=slot.sentence))
+        wanted = (
+            _control_count(slot.wanted_controls_per_contradiction, len(kept), rng) if slot.controls else 0
+        )
+        kept += _first_fluent(slot.sentence, slot.controls, wanted, fluent, where, skipped)
+        for edit in kept:
+            key = (slot.sentence, edit.text)
+            if key in seen:
+                skipped.append(Skip(reason="duplicate_negative", where=where, detail=edit.text))
+                continue
+            seen.add(key)
+            negatives.append(_record(slot.pair, slot.source, slot.sentence, edit, len(negatives)))
+    if kinds_left_out:
+        log.info("negatives: pairs of kinds not edited (negatives.pair_kinds): %s", dict(kinds_left_out))
     result = NegativesResult(negatives, skipped)
     result.metrics = _metrics(pairs, params, generator, negatives, skipped, transformable, untouched)
+    result.metrics["pairs_of_kinds_not_edited"] = dict(sorted(kinds_left_out.items()))
+    if fluency is not None:
+        result.metrics["fluency"] = fluency.backbone.metrics()
     for reason, count in Counter(s.reason for s in skipped).items():
         log.info("skipped %d: %s", count, reason)
     return result
+
+
+def _fluent_texts(
+    slots: list[_Slot], fluency: FluencyScorer | None, progress: bool
+) -> dict[tuple[str, str], bool] | None:
+    """(sentence, rewrite) → passes the fluency check, for every candidate of every slot."""
+    if fluency is None:
+        return None
+    pairs = list(dict.fromkeys((s.sentence, e.text) for s in slots for e in [*s.contradictions, *s.controls]))
+    fluent: dict[tuple[str, str], bool] = {}
+    chunk = 256  # a progress bar per chunk; each chunk is one batched, cached model call
+    for start in tqdm(range(0, len(pairs), chunk), desc="fluency", unit="batch", disable=not progress):
+        batch = pairs[start : start + chunk]
+        drops = fluency.drops([o for o, _ in batch], [r for _, r in batch])
+        fluent.update({pair: fluency.passes(drop) for pair, drop in zip(batch, drops, strict=True)})
+    return fluent
+
+
+def _first_fluent(
+    sentence: str,
+    candidates: list[RuleEdit],
+    wanted: int,
+    fluent: dict[tuple[str, str], bool] | None,
+    where: str,
+    skipped: list[Skip],
+) -> list[RuleEdit]:
+    kept: list[RuleEdit] = []
+    for edit in candidates:
+        if len(kept) == wanted:
+            break
+        if fluent is not None and not fluent[(sentence, edit.text)]:
+            skipped.append(Skip(reason="not_fluent", where=where, detail=edit.text))
+            continue
+        kept.append(edit)
+    return kept
 
 
 def _control_count(ratio: float, contradictions: int, rng: random.Random) -> int:

@@ -7,6 +7,7 @@ from typing import Literal
 from pydantic import Field, field_validator
 
 from scicon.params import Section
+from scicon.records.pairs import PairKind
 
 
 class NegativesParams(Section):
@@ -14,12 +15,21 @@ class NegativesParams(Section):
 
     generator: Literal["operators", "modified_eda"]
     operators: tuple[str, ...] = Field(min_length=1)
+    pair_kinds: tuple[PairKind, ...] = Field(
+        min_length=1, description="kinds of pairs whose sentences are edited"
+    )
     sentences: tuple[Literal["sentence1", "sentence2"], ...] = Field(min_length=1)
     max_per_pair: int = Field(gt=0, description="contradictions per source sentence")
+    filters: tuple[Literal["grounded", "fluent"], ...] = Field(
+        description="checks of candidates (params candidates): grounded in the pair's other sentence, fluent"
+    )
+    candidates_per_sentence: int = Field(
+        gt=0, description="grounded candidates per sentence scored for fluency; the first that pass are kept"
+    )
     control_ratio: float = Field(ge=0.0, le=10.0, description="label-preserving controls per contradiction")
     seed: int
 
-    @field_validator("operators", "sentences")
+    @field_validator("operators", "sentences", "pair_kinds", "filters")
     @classmethod
     def _listed_once(cls, values: tuple[str, ...]) -> tuple[str, ...]:
         if len(set(values)) != len(values):

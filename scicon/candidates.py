@@ -1,0 +1,74 @@
+"""One definition of a good rewrite, shared by every rewriter: EvoNLI's search (the
+``grounded`` edit constraint and the ``fluency`` constraint) and the negatives stage
+(``negatives.filters``), so the rule negatives that the build and the teacher learn
+from pass exactly the checks a search candidate passes.
+
+- **Grounded** (:mod:`scicon.grounding`): the edit lands on what the other sentence
+  of the pair speaks to.
+- **Fluent**: the rewrite is at most ``max_drop`` nats less likely than the sentence it
+  was made from under a small causal language model (``candidates.fluency.language_model``,
+  any in-process backbone). Summed over the sentence, so an edit that breaks the
+  grammar after it ("higher mortality does not rate") pays for every word it disturbs.
+  Measured against gold dev's ``garbled`` flags in docs/negatives.md.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator, Sequence
+
+from pydantic import Field
+
+from scicon.backbones.params import BackboneParams
+from scicon.params import Section
+from scicon.grounding import Grounding
+
+
+class GroundingParams(Section):
+    window: int = Field(
+        ge=0, description="changed words at most this many words from a word the other sentence shares"
+    )
+    stem_length: int = Field(gt=0, description="letters two content words must share to match")
+
+    def grounding(self) -> Grounding:
+        return Grounding(window=self.window, stem_length=self.stem_length)
+
+
+class FluencyParams(Section):
+    language_model: BackboneParams
+    max_drop: float = Field(
+        gt=0.0, description="nats a rewrite may lose against the sentence it was made from"
+    )
+
+
+class CandidateParams(Section):
+    """``candidates`` in params.yaml."""
+
+    grounding: GroundingParams
+    fluency: FluencyParams
+
+
+class FluencyScorer:
+    """Log-likelihood drop of rewrites under a language model, every call batched and cached."""
+
+    def __init__(self, backbone, params: FluencyParams):
+        self.backbone = backbone  # a CachedBackbone
+        self.max_drop = params.max_drop
+
+    def drops(self, originals: Sequence[str], rewrites: Sequence[str]) -> list[float]:
+        """log P(original) − log P(rewrite), in nats, per pair (0 or less: as likely or more)."""
+        texts = list(dict.fromkeys([*originals, *rewrites]))
+        likelihood = dict(zip(texts, self.backbone.log_likelihood(texts), strict=True))
+        return [likelihood[o] - likelihood[r] for o, r in zip(originals, rewrites, strict=True)]
+
+    def passes(self, drop: float) -> bool:
+        return drop <= self.max_drop
+
+
+@contextlib.contextmanager
+def loaded_fluency_scorer(params: FluencyParams) -> Iterator[FluencyScorer]:
+    """The scorer with its language model loaded for the ``with`` block."""
+    from scicon.backbones import load_backbone
+
+    with load_backbone(params.language_model) as backbone:
+        yield FluencyScorer(backbone, params)
