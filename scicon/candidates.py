@@ -20,8 +20,8 @@ from collections.abc import Iterator, Sequence
 from pydantic import Field
 
 from scicon.backbones.params import BackboneParams
-from scicon.params import Section
 from scicon.grounding import Grounding
+from scicon.params import Section
 
 
 class GroundingParams(Section):

@@ -13,7 +13,6 @@ from scicon.params import Thresholds
 from scicon.records.corpus import Abstract
 from tests.params_defaults import section, section_values
 
-
 # A scripted backend scores no log-likelihoods and the fixtures' sentences share few words, so
 # searches here leave the candidate checks out unless a test asks for them (tests of the
 # checks: test_candidates.py).

@@ -10,11 +10,11 @@ from scicon.backbones.llama_cpp_backend import LlamaCppBackend
 from scicon.candidates import CandidateParams, FluencyScorer
 from scicon.constraints.base import ConstraintCheck
 from scicon.constraints.edits import Grounded
+from scicon.grounding import Grounding, is_grounded
 from scicon.models import resolve_model
 from scicon.records.corpus import Abstract, Sentence
 from scicon.records.pairs import Pair, PairKind
 from scicon.rules.generators import build_negatives
-from scicon.grounding import Grounding, is_grounded
 from scicon.rules.params import NegativesParams
 from tests.params_defaults import section
 

@@ -78,7 +78,9 @@ def test_the_registered_filters_are_calibrated_probabilities_and_report_their_qu
 
     source = str(Path(__file__).resolve().parent.parent / "data/demo/demo_rct.txt")
     abstracts = ingest(section("ingest", IngestParams, source=source), cache_dir=tmp_path).abstracts
-    params = section("evolve", EvolveParams, similarity="embedding", claim="trained", goal="llm")
+    params = section(
+        "evolve", EvolveParams, similarity="embedding", claim="trained", fluency="off", goal="llm"
+    )
     searches, context = assemble(
         params, Thresholds(sim=0.5, claim=0.1, target=0.4), ScriptedBackend(), abstracts
     )

@@ -29,11 +29,11 @@ from dataclasses import dataclass, field
 from tqdm import tqdm
 
 from scicon.candidates import FluencyScorer
+from scicon.grounding import Grounding, is_grounded
 from scicon.records.base import Skip, TargetLabel
 from scicon.records.corpus import Abstract
 from scicon.records.negatives import RuleNegative
 from scicon.records.pairs import Pair
-from scicon.grounding import Grounding, is_grounded
 from scicon.rules.mutator import RuleEdit, RuleMutator, draw
 from scicon.rules.operator_sets import CONTROL_OPERATORS, resolve, rule_operator
 from scicon.rules.operators import Proposal
