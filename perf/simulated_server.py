@@ -307,12 +307,19 @@ def _handler_for(simulated: SimulatedServer) -> type[http.server.BaseHTTPRequest
                     time.sleep(simulated.latency)
                 finally:
                     simulated._busy(-1)
-            if simulated.failed:
+            # Deciding to answer and counting the answer is one step under the lock: requests
+            # in flight when the server reaches fail_after are dropped, never answered after it.
+            with simulated._lock:
+                limit_reached = (
+                    simulated.fail_after is not None and simulated.stats.answered >= simulated.fail_after
+                )
+                answering = not simulated.failed and not limit_reached
+                if answering:
+                    simulated.stats.answered += 1
+                dies = simulated.fail_after is not None and simulated.stats.answered >= simulated.fail_after
+            if not answering:
                 return self._drop()
             self._reply(status, payload)
-            with simulated._lock:
-                simulated.stats.answered += 1
-                dies = simulated.fail_after is not None and simulated.stats.answered >= simulated.fail_after
             if dies and not simulated.failed:
                 simulated.die()
 
