@@ -256,7 +256,7 @@ class OpenAICompatibleBackend:
         # constraint names its own model, which runs in-process.
         raise BackboneError(
             "the openai backend scores no text log-likelihoods: give the fluency constraint an "
-            "in-process model (candidates.fluency.backbone.backend: llama_cpp or transformers)"
+            "in-process model (candidates.fluency.language_model.backend: llama_cpp or transformers)"
         )
 
     def _read_completion(self, data: dict) -> Completion:
