@@ -24,16 +24,6 @@ from scicon.grounding import Grounding
 from scicon.params import Section
 
 
-class GroundingParams(Section):
-    window: int = Field(
-        ge=0, description="changed words at most this many words from a word the other sentence shares"
-    )
-    stem_length: int = Field(gt=0, description="letters two content words must share to match")
-
-    def grounding(self) -> Grounding:
-        return Grounding(window=self.window, stem_length=self.stem_length)
-
-
 class FluencyParams(Section):
     language_model: BackboneParams
     max_drop: float = Field(
@@ -44,7 +34,7 @@ class FluencyParams(Section):
 class CandidateParams(Section):
     """``candidates`` in params.yaml."""
 
-    grounding: GroundingParams
+    grounding: Grounding
     fluency: FluencyParams
 
 

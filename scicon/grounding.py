@@ -11,10 +11,10 @@ their first ``stem_length`` letters ("reduced" / "reduction"), so no tagger is n
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from pydantic import Field
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
+from scicon.params import Section
 from scicon.textdiff import word_diff, words
 
 # Words that end one clause and start the next ("X fell, whereas Y rose").
@@ -26,12 +26,13 @@ GENERIC_WORDS = frozenset(
 )  # fmt: skip
 
 
-@dataclass(frozen=True)
-class Grounding:
+class Grounding(Section):
     """How close to the shared content an edit must land (``candidates.grounding``)."""
 
-    window: int  # changed words at most this many words from a shared one
-    stem_length: int  # letters two content words must share to match
+    window: int = Field(
+        ge=0, description="changed words at most this many words from a word the other sentence shares"
+    )
+    stem_length: int = Field(gt=0, description="letters two content words must share to match")
 
 
 def _content_words(text: str) -> list[tuple[int, str]]:

@@ -23,7 +23,7 @@ def main(args) -> None:
     abstracts = {abstract.pmid: abstract for abstract in read_jsonl(args.abstracts, Abstract)}
     pairs = list(read_jsonl(args.pairs, Pair))
     candidates = load_section(args.params, "candidates", CandidateParams)
-    grounding = candidates.grounding.grounding() if "grounded" in params.filters else None
+    grounding = candidates.grounding if "grounded" in params.filters else None
     scorer = loaded_fluency_scorer(candidates.fluency) if "fluent" in params.filters else None
     with scorer if scorer is not None else contextlib.nullcontext() as fluency:
         result = build_negatives(pairs, abstracts, params, grounding, fluency)

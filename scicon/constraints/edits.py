@@ -15,7 +15,6 @@ from collections.abc import Sequence
 
 from scicon.constraints import CONSTRAINTS
 from scicon.constraints.base import EDIT_COST, ConstraintCheck
-from scicon.errors import ParamsError
 from scicon.evolve.context import AssemblyContext
 from scicon.grounding import Grounding, is_grounded
 from scicon.textdiff import word_diff, words, words_changed
@@ -128,6 +127,4 @@ class Grounded(EditConstraint):
     description="every changed word near a word sentence1 shares, in its clause (candidates.grounding)",
 )
 def grounded(settings: None, context: AssemblyContext) -> Grounded:
-    if context.candidates is None:
-        raise ParamsError("evolve.edits: grounded needs the candidates section of params.yaml")
-    return Grounded(context.candidates.grounding.grounding())
+    return Grounded(context.candidate_checks("evolve.edits: grounded").grounding)

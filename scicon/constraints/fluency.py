@@ -9,7 +9,6 @@ from collections.abc import Sequence
 from scicon.candidates import FluencyScorer
 from scicon.constraints import CONSTRAINTS
 from scicon.constraints.base import BACKBONE_COST, ConstraintCheck
-from scicon.errors import ParamsError
 from scicon.evolve.context import AssemblyContext
 
 
@@ -33,7 +32,5 @@ class FluencyConstraint:
     description="at most candidates.fluency.max_drop nats less likely than the original sentence2",
 )
 def language_model_fluency(settings: None, context: AssemblyContext) -> FluencyConstraint:
-    if context.candidates is None:
-        raise ParamsError("evolve.fluency: language_model needs the candidates section of params.yaml")
-    fluency = context.candidates.fluency
+    fluency = context.candidate_checks("evolve.fluency: language_model").fluency
     return FluencyConstraint(FluencyScorer(context.model(fluency.language_model), fluency))

@@ -62,6 +62,14 @@ class AssemblyContext:
             raise ParamsError(f"{key}: this part needs a backbone, but none was configured")
         return self.model(merged_backbone_params(self.backbone_params, overrides, key))
 
+    def candidate_checks(self, key: str) -> CandidateParams:
+        """The ``candidates`` section, for a part (named by its params ``key``) that applies its checks."""
+        if self.candidates is None:
+            from scicon.errors import ParamsError
+
+            raise ParamsError(f"{key} needs the candidates section of params.yaml")
+        return self.candidates
+
     def model(self, params: BackboneParams) -> CachedBackbone:
         """A model described in full (e.g. the fluency constraint's language model), loaded once."""
         name = json.dumps(params.model_dump(mode="json"), sort_keys=True)

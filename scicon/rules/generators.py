@@ -101,7 +101,6 @@ class _Slot:
     sentence: str
     contradictions: list[RuleEdit]
     controls: list[RuleEdit]
-    wanted_controls_per_contradiction: float
 
 
 def build_negatives(
@@ -153,7 +152,7 @@ def build_negatives(
             wanted = math.ceil(params.control_ratio * params.max_per_pair) if controls else 0
             spare = examined - params.max_per_pair if fluency is not None else 0
             made_controls = controls.candidates(sentence, wanted + spare, rng, context) if wanted else []
-            slots.append(_Slot(pair, source, sentence, contradictions, made_controls, params.control_ratio))
+            slots.append(_Slot(pair, source, sentence, contradictions, made_controls))
         transformable.update(touched)
         if not touched:
             untouched += 1
@@ -166,9 +165,7 @@ def build_negatives(
         kept = _first_fluent(slot.sentence, slot.contradictions, params.max_per_pair, fluent, where, skipped)
         if slot.contradictions and not kept:
             skipped.append(Skip(reason="no_candidate_passes", where=where, detail=slot.sentence))
-        wanted = (
-            _control_count(slot.wanted_controls_per_contradiction, len(kept), rng) if slot.controls else 0
-        )
+        wanted = _control_count(params.control_ratio, len(kept), rng) if slot.controls else 0
         kept += _first_fluent(slot.sentence, slot.controls, wanted, fluent, where, skipped)
         for edit in kept:
             key = (slot.sentence, edit.text)
