@@ -14,12 +14,10 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from pydantic import Field
-
 from scicon.errors import InputFormatError
 from scicon.evaluate.benchmarks import BenchmarkPair
 from scicon.evaluate.loaders import LOADERS
-from scicon.evaluate.loaders.labels import LabelMapOptions, log_left_out
+from scicon.evaluate.loaders.labels import ClaimsAgainstCorpusOptions, log_left_out
 from scicon.evaluate.loaders.rows import (
     evidence_text,
     line_error,
@@ -30,20 +28,15 @@ from scicon.evaluate.loaders.rows import (
 )
 
 
-class CheckCovidOptions(LabelMapOptions):
-    claims: tuple[str, ...] = Field(min_length=1, description="claim files, relative to the folder")
-    corpus: str = Field(min_length=1, description="the abstracts file, relative to the folder")
-
-
 @LOADERS.register(
     "check_covid",
     keys="the claim's `id`",
     groups="abstract (`cord_id`)",
-    settings=CheckCovidOptions,
+    settings=ClaimsAgainstCorpusOptions,
     reads_folders=True,
     description="Check-COVID release folder: evidence sentences -> claim, SUPPORT / REFUTE / NOTENOUGHINFO",
 )
-def load_check_covid(folder: Path, options: CheckCovidOptions) -> list[BenchmarkPair]:
+def load_check_covid(folder: Path, options: ClaimsAgainstCorpusOptions) -> list[BenchmarkPair]:
     if not folder.is_dir():
         raise InputFormatError(str(folder), "the check_covid loader reads the release folder")
     corpus = read_corpus(folder / options.corpus, "cord_id")

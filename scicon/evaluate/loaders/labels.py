@@ -48,3 +48,13 @@ class LabelMapOptions(LoaderOptions):
                 path, line, f"{column} {raw!r} is not a known label ({', '.join(sorted(self.labels))})"
             )
         return self.labels[raw]
+
+
+class ClaimsAgainstCorpusOptions(LabelMapOptions):
+    """A release folder of claim files whose evidence indexes sentences of a corpus file."""
+
+    claims: tuple[str, ...] = Field(min_length=1, description="claim files, relative to the folder")
+    corpus: str = Field(
+        min_length=1,
+        description="the abstracts or cited documents the evidence points into, relative to folder",
+    )

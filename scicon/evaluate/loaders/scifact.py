@@ -14,12 +14,10 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from pydantic import Field
-
 from scicon.errors import InputFormatError
 from scicon.evaluate.benchmarks import BenchmarkPair
 from scicon.evaluate.loaders import LOADERS
-from scicon.evaluate.loaders.labels import LabelMapOptions, log_left_out
+from scicon.evaluate.loaders.labels import ClaimsAgainstCorpusOptions, log_left_out
 from scicon.evaluate.loaders.rows import (
     evidence_text,
     line_error,
@@ -30,20 +28,15 @@ from scicon.evaluate.loaders.rows import (
 )
 
 
-class SciFactOptions(LabelMapOptions):
-    claims: tuple[str, ...] = Field(min_length=1, description="claim files, relative to the folder")
-    corpus: str = Field(min_length=1, description="the cited documents file, relative to the folder")
-
-
 @LOADERS.register(
     "scifact",
     keys="`<claim id>:<doc id>:<evidence number>`",
     groups="claim",
-    settings=SciFactOptions,
+    settings=ClaimsAgainstCorpusOptions,
     reads_folders=True,
     description="SciFact-format folder (Citation-Integrity): cited sentences -> claim, per evidence set",
 )
-def load_scifact(folder: Path, options: SciFactOptions) -> list[BenchmarkPair]:
+def load_scifact(folder: Path, options: ClaimsAgainstCorpusOptions) -> list[BenchmarkPair]:
     if not folder.is_dir():
         raise InputFormatError(str(folder), "the scifact loader reads a folder of claims and corpus")
     corpus = read_corpus(folder / options.corpus, "doc_id")
