@@ -116,7 +116,7 @@ class EntailmentScorer(Protocol):
 
 
 class EntailmentSelector:
-    """The RESULTS sentence the entailment judge believes most that entails the conclusion.
+    """The RESULTS sentence the entailment judge finds most likely to entail the conclusion.
 
     Every request's (result, conclusion) pairs go to the judge in one call, so the model
     batches across abstracts.
