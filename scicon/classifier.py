@@ -1,5 +1,8 @@
 """P(contradiction) from a saved sequence-classification model: one scorer for every caller.
 
+The scored class is a name: contradiction by default, ``entailment`` for the entailment
+judge the pairs stage uses (``scicon.pairing.entailment``), scored by the same code.
+
 A classifier folder is either what the finetune stage saves (a LoRA adapter with its
 trained head, the tokenizer, the base model in ``base/`` and a run record, see
 :func:`scicon.train.lora.save_classifier`) or any plain Hugging Face
@@ -38,6 +41,7 @@ CALIBRATION_FILE = "calibration.json"
 ADAPTER_CONFIG = "adapter_config.json"
 BASE_FOLDER = "base"  # the base model, its config naming the labels, inside an adapter folder
 CONTRADICTION = "contradiction"
+ENTAILMENT = "entailment"  # the entailment judge's positive class (its other one: non_entailment)
 # inputs longer than this are truncated when neither the run record nor the tokenizer says
 FALLBACK_MAX_LENGTH = 512
 
@@ -130,7 +134,9 @@ class ContradictionClassifier:
     """P(contradiction) of sentence pairs from a classifier folder (see the module docstring).
 
     ``contradiction_label`` names the contradiction class in ``config.id2label`` (or gives
-    its index as digits). ``max_length`` overrides what the folder says.
+    its index as digits); another class name (e.g. :data:`ENTAILMENT`) makes every method
+    here score that class instead, calibrated by the folder's calibration for it.
+    ``max_length`` overrides what the folder says.
     """
 
     name = "classifier"
@@ -165,7 +171,7 @@ class ContradictionClassifier:
         )
         self.folder = folder
         log.info(
-            "classifier %s: contradiction = label %d of %s, max_length %d%s",
+            "classifier %s: scored class = label %d of %s, max_length %d%s",
             folder,
             self.label_index,
             dict(model.config.id2label),

@@ -2,7 +2,9 @@
 
 Reads the ingested abstracts; writes the pairs, the skipped candidates with their
 reason, and `metrics/pairs.json`. With `pairs.result_selector: llm` or
-`pairs.generate_missing_conclusions`, the backbone of params `backbone` is used.
+`pairs.generate_missing_conclusions`, the backbone of params `backbone` is used; with
+`pairs.result_selector: entailment` or `pairs.min_entailment`, the entailment stage's judge
+(`pairs.entailment_model`) scores every pair.
 """
 
 import contextlib
@@ -24,9 +26,15 @@ def main(args) -> None:
         from scicon.backbones import load_backbone
 
         backbone_in_use = load_backbone(load_section(args.params, "backbone", BackboneParams))
+    judge = None
+    if params.uses_entailment:
+        # imported here: with tfidf and no filter the stage loads no model (and no torch)
+        from scicon.pairing.entailment import EntailmentJudge
+
+        judge = EntailmentJudge(params.entailment_model)
     with backbone_in_use as backbone:
-        selector, writer = make_selector(params, backbone)
-        result = build_pairs(abstracts, params, selector, writer)
+        selector, writer = make_selector(params, backbone, judge)
+        result = build_pairs(abstracts, params, selector, writer, judge)
     if backbone is not None:
         result.metrics["backbone"] = backbone.metrics()
     write_jsonl(args.pairs, result.pairs)

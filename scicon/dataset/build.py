@@ -96,8 +96,16 @@ def order_swaps(example_ids: Sequence[str], seed: int, group: str) -> set[str]:
 
 
 def build_dataset(
-    candidates: Sequence[Candidate], *, dev_fraction: float, test_fraction: float, seed: int
+    candidates: Sequence[Candidate],
+    *,
+    dev_fraction: float,
+    test_fraction: float,
+    seed: int,
+    swap_order: bool = True,
 ) -> BuiltDataset:
+    """Deduplicated candidates split by abstract. ``swap_order`` swaps the two sentences of half of
+    each label's examples (contradiction is symmetric, and the swap hides which sentence is the
+    generated one); a directional relation such as entailment keeps premise first."""
     kept, removed = deduplicate(candidates)
     by_split: dict[str, list[Candidate]] = {split: [] for split in SPLITS}
     for candidate in kept:
@@ -107,7 +115,7 @@ def build_dataset(
     swapped = 0
     for split, members in by_split.items():
         swaps: set[str] = set()
-        for label in (0, 1):
+        for label in (0, 1) if swap_order else ():
             ids = [c.example_id for c in members if c.label == label]
             swaps |= order_swaps(ids, seed, f"{split}:{label}")
         swapped += len(swaps)

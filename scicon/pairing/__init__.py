@@ -9,6 +9,7 @@ from scicon.pairing.pairs import PairsResult, build_pairs
 from scicon.pairing.params import PairsParams
 from scicon.pairing.selectors import (
     RESULT_SELECTORS,
+    EntailmentScorer,
     ResultSelector,
     Selection,
     SelectionRequest,
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "RESULT_SELECTORS",
+    "EntailmentScorer",
     "PairsResult",
     "ResultSelector",
     "Selection",
@@ -32,9 +34,12 @@ __all__ = [
 
 
 def make_selector(
-    params: PairsParams, backbone: CachedBackbone | None = None
+    params: PairsParams,
+    backbone: CachedBackbone | None = None,
+    entailment_scorer: EntailmentScorer | None = None,
 ) -> tuple[ResultSelector, ConclusionWriter | None]:
-    """The result selector and, when asked for, the conclusion writer that params describe."""
+    """The result selector and, when asked for, the conclusion writer that params describe;
+    ``entailment_scorer`` is the judge for ``result_selector: entailment``."""
     needs_backbone = params.result_selector == "llm" or params.generate_missing_conclusions
     if needs_backbone and backbone is None:
         raise ParamsError("pairs: the llm result selector and conclusion generation need a backbone")
@@ -44,7 +49,7 @@ def make_selector(
 
         writer = ConclusionWriter(backbone)
     if params.result_selector != "llm":
-        return make_cheap_selector(params.result_selector), writer
+        return make_cheap_selector(params.result_selector, entailment_scorer), writer
     from scicon.pairing.llm import LlmResultSelector
 
     fallback = None if params.llm_fallback == "none" else make_cheap_selector(params.llm_fallback)

@@ -14,8 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from scicon.pairing.entailment import BELOW_MIN_ENTAILMENT, judge_pairs
 from scicon.pairing.params import PairsParams
-from scicon.pairing.selectors import ResultSelector, SelectionRequest
+from scicon.pairing.selectors import EntailmentScorer, ResultSelector, SelectionRequest
 from scicon.records.base import Skip
 from scicon.records.corpus import Abstract, Role, Sentence
 from scicon.records.pairs import Pair, PairKind
@@ -32,6 +33,7 @@ SKIP_REASONS = (
     "conclusion_pair_cap",
     "result_pair_cap",
     "duplicate_pair",
+    BELOW_MIN_ENTAILMENT,
 )
 
 
@@ -51,7 +53,14 @@ def build_pairs(
     params: PairsParams,
     selector: ResultSelector,
     conclusion_writer: ConclusionWriter | None = None,
+    entailment_scorer: EntailmentScorer | None = None,
 ) -> PairsResult:
+    """The pairs of ``abstracts``; with ``entailment_scorer`` every pair carries its P(entailment)
+    and, with ``params.min_entailment`` set, those below it are skipped."""
+    if params.min_entailment is not None and entailment_scorer is None:
+        from scicon.errors import ParamsError
+
+        raise ParamsError("pairs.min_entailment is set: the pairs need the entailment judge to be scored")
     skipped: list[Skip] = []
     generated: dict[str, int] = {}
     if conclusion_writer is not None:
@@ -82,7 +91,13 @@ def build_pairs(
             continue
         seen.add(key)
         pairs.append(pair)
+    judged = None
+    if entailment_scorer is not None:
+        judged = judge_pairs(pairs, entailment_scorer, params.min_entailment)
+        pairs = judged.pairs
+        skipped += judged.skipped
     metrics = _metrics(abstracts, pairs, skipped, selector)
+    metrics["entailment"] = judged.metrics if judged is not None else None
     metrics["conclusions_generated"] = len(generated)
     return PairsResult(pairs, skipped, metrics)
 

@@ -1,10 +1,12 @@
 """Choosing the RESULTS sentence that supports a conclusion.
 
 The paper asks a foundation model (Result Extraction prompt, appendix E.3.2). The
-selectors here are the cheap, deterministic alternatives: they score every RESULTS
-sentence of the abstract against the conclusion and keep the best, earliest
-sentence on ties. A selector works on a batch of requests so that a model-backed
-selector can send them together.
+selectors here are the deterministic alternatives: they score every RESULTS sentence
+of the abstract against the conclusion and keep the best, earliest sentence on ties —
+by word statistics (tfidf, overlap), or by the entailment judge's calibrated
+P(result entails conclusion) (entailment; see :mod:`scicon.pairing.entailment`).
+A selector works on a batch of requests so that a model-backed selector can send
+them together.
 """
 
 from __future__ import annotations
@@ -108,16 +110,64 @@ class OverlapSelector:
         return selections
 
 
-RESULT_SELECTORS: dict[str, Callable[[], ResultSelector]] = {
+class EntailmentScorer(Protocol):
+    def entailment_probabilities(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
+        """Calibrated P(first sentence entails second) per pair, in input order."""
+
+
+class EntailmentSelector:
+    """The RESULTS sentence the entailment judge finds most likely to entail the conclusion.
+
+    Every request's (result, conclusion) pairs go to the judge in one call, so the model
+    batches across abstracts.
+    """
+
+    name = "entailment"
+    needs_entailment_scorer = True
+
+    def __init__(self, scorer: EntailmentScorer) -> None:
+        self.scorer = scorer
+
+    def fit(self, abstracts: Sequence[Abstract]) -> None:
+        return None
+
+    def select(self, requests: Sequence[SelectionRequest]) -> list[Selection | None]:
+        candidates = [request.abstract.indices(Role.RESULTS) for request in requests]
+        texts = [
+            (
+                request.abstract.sentences[index].text,
+                request.abstract.sentences[request.conclusion_index].text,
+            )
+            for request, results in zip(requests, candidates, strict=True)
+            for index in results
+        ]
+        scores = self.scorer.entailment_probabilities(texts) if texts else []
+        selections, start = [], 0
+        for results in candidates:
+            selections.append(_best(scores[start : start + len(results)], results))
+            start += len(results)
+        return selections
+
+
+RESULT_SELECTORS: dict[str, Callable[..., ResultSelector]] = {
     TfidfSelector.name: TfidfSelector,
     OverlapSelector.name: OverlapSelector,
+    EntailmentSelector.name: EntailmentSelector,
 }
 
 
-def make_cheap_selector(name: str) -> ResultSelector:
+def make_cheap_selector(name: str, entailment_scorer: EntailmentScorer | None = None) -> ResultSelector:
+    """The selector ``name``; one that reads the entailment judge is given ``entailment_scorer``."""
     try:
-        return RESULT_SELECTORS[name]()
+        factory = RESULT_SELECTORS[name]
     except KeyError:
         raise ParamsError(
             f"unknown result selector {name!r} (choose from {', '.join(RESULT_SELECTORS)})"
         ) from None
+    if not getattr(factory, "needs_entailment_scorer", False):
+        return factory()
+    if entailment_scorer is None:
+        raise ParamsError(
+            f"pairs: the {name} result selector needs the entailment judge (pairs.entailment_model)"
+        )
+    return factory(entailment_scorer)

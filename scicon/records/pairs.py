@@ -41,6 +41,10 @@ class Pair(Record):
         default=None, description="how sentence1 was chosen (result-conclusion pairs only)"
     )
     selector_score: float | None = None
+    entailment: float | None = Field(
+        default=None,
+        description="the entailment judge's calibrated P(sentence1 entails sentence2), when it was used",
+    )
     sentence2_generated: bool = Field(
         default=False, description="sentence2 was written by the backbone (abstract had no conclusion)"
     )

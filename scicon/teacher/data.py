@@ -19,15 +19,17 @@ import logging
 import zlib
 from collections import Counter
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
+from scicon.classifier import CONTRADICTION
 from scicon.dataset.build import BuiltDataset, build_dataset
 from scicon.dataset.params import BuildSource
 from scicon.dataset.sources import Candidate, SourcePaths, SourceReport, read_sources
-from scicon.errors import InputNotFoundError
-from scicon.evaluate.benchmarks import Skipped, load_benchmarks
-from scicon.labelled.params import labelled_base
+from scicon.errors import InputFormatError, InputNotFoundError
+from scicon.evaluate.benchmarks import BenchmarkPair, Skipped, load_benchmarks
+from scicon.labelled.params import LabelledSpec, labelled_base
 from scicon.records.dataset import Example
 from scicon.sampling import seeded_sample
 from scicon.teacher.params import TeacherParams
@@ -36,6 +38,13 @@ log = logging.getLogger(__name__)
 
 RULE_SOURCES = (BuildSource.RULES_SELF, BuildSource.RULES_CROSS)
 LABELLED_PREFIX = "labelled:"
+
+
+class LabelledSettings(Protocol):
+    """What the labelled sets are read by: the teacher's and the entailment judge's sections."""
+
+    labelled: dict[str, LabelledSpec]
+    seed: int
 
 
 @dataclass
@@ -58,17 +67,36 @@ def _capped(pairs: list, cap: int | None, seed: int, name: str) -> list:
     return kept
 
 
+def positive_label(pair: BenchmarkPair, positive: str, origin: str) -> int:
+    """1 when ``pair`` is of class ``positive``: contradiction is every loader's binary label,
+    any other class (entailment) needs the loader's three-way label."""
+    if positive == CONTRADICTION:
+        return pair.label
+    if pair.nli_label is None:
+        raise InputFormatError(
+            origin,
+            f"pair {pair.key} has no three-way NLI label, so {positive} cannot be told from the rest "
+            "(this loader gives contradiction vs not only); use a set whose loader reads three-way labels",
+        )
+    return int(pair.nli_label == positive)
+
+
 def labelled_candidates(
-    params: TeacherParams, labelled_root: str | None
+    params: LabelledSettings,
+    labelled_root: str | None,
+    positive: str = CONTRADICTION,
+    section: str = "teacher",
 ) -> tuple[list[Candidate], dict[str, int]]:
-    """Every labelled set's pairs as candidates, each its own group (by the loader's group key)."""
+    """Every labelled set's pairs as candidates, each its own group (by the loader's group key),
+    label 1 for the class ``positive`` (``section`` names the params section in errors)."""
     candidates: list[Candidate] = []
     counts: dict[str, int] = {}
     for name, loaded in load_benchmarks(params.labelled, labelled_base(labelled_root)).items():
         if isinstance(loaded, Skipped):
             raise InputNotFoundError(
-                f"teacher.labelled.{name}: {loaded.reason} (labelled_root: {labelled_root})"
+                f"{section}.labelled.{name}: {loaded.reason} (labelled_root: {labelled_root})"
             )
+        origin = f"{section}.labelled.{name} ({loaded.kind}: {loaded.path})"
         pairs = _capped(loaded.pairs, params.labelled[name].cap, params.seed, name)
         for pair in pairs:
             candidates.append(
@@ -77,7 +105,7 @@ def labelled_candidates(
                     pmid=f"{LABELLED_PREFIX}{name}:{pair.group or pair.key}",
                     premise=pair.sentence1,
                     hypothesis=pair.sentence2,
-                    label=pair.label,
+                    label=positive_label(pair, positive, origin),
                     generator=f"{LABELLED_PREFIX}{name}",
                 )
             )
@@ -85,7 +113,7 @@ def labelled_candidates(
     return candidates, counts
 
 
-def weighted(train: list[Example], params: TeacherParams, seed: int) -> list[Example]:
+def weighted(train: list[Example], params: LabelledSettings, seed: int) -> list[Example]:
     """The training split with each labelled set's rows repeated by its weight: an integer part
     of whole copies and a seeded share for the fraction (held-out rows are never repeated)."""
     rng = np.random.default_rng(seed)

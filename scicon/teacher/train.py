@@ -48,7 +48,7 @@ class TeacherResult:
     dev_curve: list[dict]
 
 
-def _fold(example: Example) -> int:
+def held_out_half(example: Example) -> int:
     """Half of the held-out abstracts, by a hash of the PMID (an abstract stays in one half)."""
     return hashlib.sha256(example.pmid.encode()).digest()[0] % 2
 
@@ -107,7 +107,7 @@ def train_teacher(data: TeacherData, params: TeacherParams, output_dir: Path, ta
     method = params.training.calibration
     calibration, raw, labels = calibrate_classifier(output_dir, dev, method)
 
-    folds = np.array([_fold(e) for e in dev])
+    folds = np.array([held_out_half(e) for e in dev])
     honest = cross_fitted(raw, labels, folds, method)
     probe = np.isin([e.generator for e in dev], PROBE_GENERATORS)
     metrics = {

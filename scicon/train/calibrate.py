@@ -17,18 +17,18 @@ from pathlib import Path
 import numpy as np
 
 from scicon.calibration import Calibration, calibration_report, fit_calibration
-from scicon.classifier import CALIBRATION_FILE, ContradictionClassifier
+from scicon.classifier import CALIBRATION_FILE, CONTRADICTION, ContradictionClassifier
 from scicon.records.dataset import Example
 
 log = logging.getLogger(__name__)
 
 
 def calibrate_classifier(
-    folder: Path, examples: Sequence[Example], method: str
+    folder: Path, examples: Sequence[Example], method: str, positive_label: str = CONTRADICTION
 ) -> tuple[Calibration, np.ndarray, np.ndarray]:
-    """Fit ``method`` on ``examples`` (both labels needed), save it in ``folder``; returns the
-    calibration, the raw probabilities and the labels."""
-    scorer = ContradictionClassifier(folder)
+    """Fit ``method`` to the probability of class ``positive_label`` (label 1 of ``examples``; both
+    labels needed), save it in ``folder``; returns the calibration, the raw probabilities and the labels."""
+    scorer = ContradictionClassifier(folder, positive_label)
     raw = np.array(scorer.raw_contradiction_probabilities([(e.sentence1, e.sentence2) for e in examples]))
     labels = np.array([e.label for e in examples])
     calibration = fit_calibration(raw, labels, method)

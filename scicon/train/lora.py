@@ -1,4 +1,8 @@
-"""LoRA fine-tuning of a sequence-classification head: contradiction (1) vs not (0).
+"""LoRA fine-tuning of a sequence-classification head: a positive class (1) vs not (0).
+
+The classes are named by ``labels`` (default :data:`LABELS`, contradiction vs not; the
+entailment judge names its own), and the saved config names them, so a scorer finds the
+positive class by name.
 
 Follows the peft sequence-classification recipe: a ``LoraConfig`` with task type
 SEQ_CLS (which puts the new classifier head in ``modules_to_save``, so it is trained
@@ -34,6 +38,7 @@ from sklearn.metrics import roc_auc_score
 
 from scicon.classifier import (
     BASE_FOLDER,
+    CONTRADICTION,
     RUN_RECORD,
     ContradictionClassifier,
     contradiction_probabilities_from_logits,
@@ -48,6 +53,7 @@ log = logging.getLogger(__name__)
 
 TRAIN_AUC_SAMPLE = 1000
 LABELS = {0: "non_contradiction", 1: "contradiction"}
+POSITIVE = 1  # the class whose probability is scored, calibrated and reported
 
 
 @dataclass
@@ -87,14 +93,14 @@ def load_tokenizer(reference: str):
     return tokenizer
 
 
-def load_base_model(reference: str, tokenizer):
+def load_base_model(reference: str, tokenizer, labels: dict[int, str] = LABELS):
     from transformers import AutoModelForSequenceClassification
 
     model = AutoModelForSequenceClassification.from_pretrained(
         resolve_model(reference),
-        num_labels=len(LABELS),
-        id2label=LABELS,
-        label2id={name: value for value, name in LABELS.items()},
+        num_labels=len(labels),
+        id2label=labels,
+        label2id={name: value for value, name in labels.items()},
     )
     if model.config.pad_token_id is None:
         model.config.pad_token_id = tokenizer.pad_token_id
@@ -139,16 +145,19 @@ def _roc_auc(labels: np.ndarray, scores: np.ndarray) -> float:
 
 
 def _compute_metrics(prediction) -> dict:
-    contradiction = next(index for index, name in LABELS.items() if name == "contradiction")
-    scores = contradiction_probabilities_from_logits(np.asarray(prediction.predictions), contradiction)
+    scores = contradiction_probabilities_from_logits(np.asarray(prediction.predictions), POSITIVE)
     return {"roc_auc": _roc_auc(np.asarray(prediction.label_ids), scores)}
 
 
 def finetune(
-    train: Sequence[Example], dev: Sequence[Example], params: FinetuneParams, output_dir: Path
+    train: Sequence[Example],
+    dev: Sequence[Example],
+    params: FinetuneParams,
+    output_dir: Path,
+    labels: dict[int, str] = LABELS,
 ) -> FinetuneResult:
     """Fine-tune ``params.base_model`` on ``train`` (LoRA or every weight, ``params.method``) and save
-    the classifier in ``output_dir``."""
+    the classifier in ``output_dir``, its classes named by ``labels`` (label 1 is the positive one)."""
     from peft import get_peft_model
     from transformers import (
         DataCollatorWithPadding,
@@ -171,7 +180,7 @@ def finetune(
         )
 
     tokenizer = load_tokenizer(params.base_model)
-    model = load_base_model(params.base_model, tokenizer)
+    model = load_base_model(params.base_model, tokenizer, labels)
     if params.method == "lora":
         model = get_peft_model(model, lora_config(params))
         trainable, total = model.get_nb_trainable_parameters()
@@ -258,9 +267,10 @@ def finetune(
     # Training-set ROC-AUC shows whether the model fits; a seeded sample says as much as
     # scoring every example, at a fraction of the time on a CPU.
     train_sample = seeded_sample(train, TRAIN_AUC_SAMPLE, params.seed)
-    train_auc = score_examples_auc(model, tokenizer, train_sample, params.max_length)
-    dev_auc = score_examples_auc(model, tokenizer, dev, params.max_length) if use_dev else None
-    save_classifier(model, tokenizer, params, output_dir)
+    positive = labels[POSITIVE]
+    train_auc = score_examples_auc(model, tokenizer, train_sample, params.max_length, positive)
+    dev_auc = score_examples_auc(model, tokenizer, dev, params.max_length, positive) if use_dev else None
+    save_classifier(model, tokenizer, params, output_dir, labels)
 
     metrics = {
         "base_model": params.base_model,
@@ -295,7 +305,9 @@ def _best_step(trainer) -> int | None:
     return int(Path(checkpoint).name.rsplit("-", 1)[-1])
 
 
-def save_classifier(model, tokenizer, params: FinetuneParams, output_dir: Path) -> None:
+def save_classifier(
+    model, tokenizer, params: FinetuneParams, output_dir: Path, labels: dict[int, str] = LABELS
+) -> None:
     """The trained classifier, its tokenizer and a run record, replacing ``output_dir``.
 
     With ``method: full`` it is a plain model folder (any ``from_pretrained`` loads it). With
@@ -316,19 +328,21 @@ def save_classifier(model, tokenizer, params: FinetuneParams, output_dir: Path) 
     output_dir = Path(output_dir)
     staging = output_dir.with_name(f".{output_dir.name}.tmp")
     shutil.rmtree(staging, ignore_errors=True)
-    record = {"base_model": params.base_model, "max_length": params.max_length, "labels": LABELS}
+    record = {"base_model": params.base_model, "max_length": params.max_length, "labels": labels}
     if params.method == "full":
         # every weight was trained: a plain model folder, its config naming the labels
         model.save_pretrained(staging)
         tokenizer.save_pretrained(staging)
     else:
-        _save_adapter(model, tokenizer, params, output_dir, staging)
+        _save_adapter(model, tokenizer, params, output_dir, staging, labels)
     (staging / RUN_RECORD).write_text(json.dumps(record, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     shutil.rmtree(output_dir, ignore_errors=True)
     staging.rename(output_dir)
 
 
-def _save_adapter(model, tokenizer, params: FinetuneParams, output_dir: Path, staging: Path) -> None:
+def _save_adapter(
+    model, tokenizer, params: FinetuneParams, output_dir: Path, staging: Path, labels: dict[int, str]
+) -> None:
     config = model.peft_config["default"]
     config.base_model_name_or_path = str(output_dir / BASE_FOLDER)
     # peft keeps module names in a set, written in hash-seed order: sorted, the same
@@ -339,10 +353,10 @@ def _save_adapter(model, tokenizer, params: FinetuneParams, output_dir: Path, st
     # embeddings are not adapted (and the base path does not exist yet while staging)
     model.save_pretrained(staging, save_embedding_layers=False)
     tokenizer.save_pretrained(staging)
-    _save_base(params, tokenizer, staging / BASE_FOLDER)
+    _save_base(params, tokenizer, staging / BASE_FOLDER, labels)
 
 
-def _save_base(params: FinetuneParams, tokenizer, folder: Path) -> None:
+def _save_base(params: FinetuneParams, tokenizer, folder: Path, labels: dict[int, str]) -> None:
     """The untouched base model with the labelled head config, as a plain model folder.
 
     Its classification head is never used (the adapter carries the trained one), but its
@@ -350,13 +364,15 @@ def _save_base(params: FinetuneParams, tokenizer, folder: Path) -> None:
     """
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(params.seed)
-        base = load_base_model(params.base_model, tokenizer)
+        base = load_base_model(params.base_model, tokenizer, labels)
     base.save_pretrained(folder)
 
 
-def score_examples_auc(model, tokenizer, examples: Sequence[Example], max_length: int) -> float:
-    """ROC-AUC of the in-memory model's P(contradiction) on ``examples``."""
-    scorer = ContradictionClassifier.from_model(model, tokenizer, max_length)
+def score_examples_auc(
+    model, tokenizer, examples: Sequence[Example], max_length: int, positive_label: str = CONTRADICTION
+) -> float:
+    """ROC-AUC of the in-memory model's P(``positive_label``) on ``examples``."""
+    scorer = ContradictionClassifier.from_model(model, tokenizer, max_length, positive_label)
     scores = scorer.raw_contradiction_probabilities(
         [(e.sentence1, e.sentence2) for e in examples], progress="scoring"
     )

@@ -1,0 +1,38 @@
+"""Stage `entailment`: train and calibrate the judge of P(sentence1 entails sentence2).
+
+Reads the labelled NLI sets of `entailment.labelled` (under `labelled_root`); writes the
+classifier folder (classes non_entailment / entailment) with its `calibration.json`,
+`metrics/entailment.json` and the training-loss and dev ROC-AUC curves. The pairs stage
+uses the folder to choose supporting results and to drop pairs that are not entailments.
+"""
+
+from pathlib import Path
+
+from scicon.entailment.params import EntailmentParams
+from scicon.entailment.train import entailment_data, train_entailment
+from scicon.io import write_json
+from scicon.params import load_key, load_section
+from scicon.plots import write_csv
+from scicon.stage import run_stage, stage_parser
+
+
+def main(args) -> None:
+    params = load_section(args.params, "entailment", EntailmentParams)
+    data = entailment_data(params, load_key(args.params, "labelled_root"))
+    result = train_entailment(data, params, Path(args.model))
+    write_csv(args.loss_plot, result.loss_curve, ("step", "epoch", "loss", "learning_rate"))
+    write_csv(args.dev_plot, result.dev_curve, ("step", "dev_roc_auc", "dev_loss"))
+    write_json(args.metrics, result.metrics)
+
+
+def parser():
+    command = stage_parser(__doc__)
+    command.add_argument("--model", required=True, help="output folder of the calibrated entailment judge")
+    command.add_argument("--metrics", required=True, help="output metrics JSON")
+    command.add_argument("--loss-plot", required=True, help="output CSV: training loss per logged step")
+    command.add_argument("--dev-plot", required=True, help="output CSV: dev ROC-AUC per evaluation")
+    return command
+
+
+if __name__ == "__main__":
+    run_stage(main, parser())

@@ -1,0 +1,106 @@
+"""The entailment judge: labelled sets with entailment as the positive class, and the stage."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from scicon.classifier import ENTAILMENT, ContradictionClassifier
+from scicon.entailment.params import EntailmentParams
+from scicon.entailment.train import entailment_data
+from scicon.errors import InputFormatError
+from scicon.teacher.data import labelled_candidates
+from stages import entailment as stage
+from tests.params_defaults import PARAMS_FILE, section
+from tests.test_labelled import MNLI
+from tests.test_labelled import ROOT as LABELLED_ROOT
+
+BENCHMARKS = Path(__file__).parent / "fixtures" / "benchmarks"
+# a table with contradiction-or-not labels only: no way to tell entailment from neutral
+BINARY_CSV = {
+    "kind": "csv",
+    "path": str(BENCHMARKS / "generic.csv"),
+    "options": {
+        "sentence1": "premise",
+        "sentence2": "hypothesis",
+        "label": "verdict",
+        "contradiction": ["C"],
+        "delimiter": ";",
+        "group": "premise",
+    },
+    "weight": 1.0,
+    "cap": None,
+}
+SHORT_TRAINING = {"max_steps": 3, "eval_steps": 3, "logging_steps": 1, "max_length": 48}
+
+
+def test_entailment_is_label_one_and_neutral_and_contradiction_are_label_zero():
+    params = section("entailment", EntailmentParams, labelled={"mnli": MNLI})
+    candidates, counts = labelled_candidates(params, str(LABELLED_ROOT), positive=ENTAILMENT)
+    assert counts == {"mnli": 9}
+    by_hypothesis = {c.hypothesis: c.label for c in candidates}
+    assert by_hypothesis["The clinic opens in the morning on weekdays."] == 1  # entailment
+    assert by_hypothesis["The clinic is closed on every weekday."] == 0  # contradiction
+    assert by_hypothesis["The clinic has a new director."] == 0  # neutral
+    # the teacher's view of the same file is unchanged: contradiction is label 1
+    teacher_view, _ = labelled_candidates(params, str(LABELLED_ROOT))
+    assert {c.hypothesis: c.label for c in teacher_view}["The clinic is closed on every weekday."] == 1
+
+
+def test_the_judge_keeps_the_evidence_first_the_claim_second():
+    params = section("entailment", EntailmentParams, labelled={"mnli": MNLI}, dev_fraction=0.4)
+    data = entailment_data(params, str(LABELLED_ROOT))
+    premises = {"The clinic opens at eight every weekday."}
+    premises |= {"Nurses recorded blood pressure twice, morning and evening."}
+    premises |= {"The trial enrolled two hundred adults."}
+    examples = data.dataset.examples
+    assert len(examples) == 9 and all(e.sentence1 in premises for e in examples)
+
+
+def test_a_labelled_set_without_three_way_labels_is_an_error_naming_the_set():
+    params = section("entailment", EntailmentParams, labelled={"verdicts": BINARY_CSV})
+    with pytest.raises(
+        InputFormatError, match=r"entailment\.labelled\.verdicts \(csv: .*generic\.csv\).*three-way"
+    ):
+        labelled_candidates(params, None, positive=ENTAILMENT, section="entailment")
+
+
+@pytest.mark.slow
+def test_the_stage_trains_a_calibrated_judge_whose_classes_are_named(tmp_path):
+    params = yaml.safe_load(PARAMS_FILE.read_text())
+    params["labelled_root"] = str(LABELLED_ROOT)
+    params["entailment"]["labelled"] = {"mnli": MNLI}
+    params["entailment"]["dev_fraction"] = 0.4
+    params["entailment"]["training"].update(SHORT_TRAINING)
+    (tmp_path / "params.yaml").write_text(yaml.safe_dump(params))
+    out = tmp_path / "out"
+    argv = [
+        "--params", str(tmp_path / "params.yaml"),
+        "--model", str(out / "entailment"),
+        "--metrics", str(out / "entailment.json"),
+        "--loss-plot", str(out / "loss.csv"),
+        "--dev-plot", str(out / "dev.csv"),
+    ]  # fmt: skip
+    stage.main(stage.parser().parse_args(argv))
+
+    metrics = json.loads((out / "entailment.json").read_text())
+    assert metrics["training"]["steps"] == 3 and metrics["labelled"] == {"mnli": 9}
+    assert metrics["labels"] == {"0": "non_entailment", "1": "entailment"}
+    assert sum(metrics["entailments"].values()) == 3
+    assert 0.0 <= metrics["dev"]["raw"]["roc_auc"] <= 1.0
+    assert (out / "loss.csv").is_file() and (out / "dev.csv").is_file()
+
+    config = json.loads((out / "entailment" / "config.json").read_text())
+    assert config["id2label"] == {"0": "non_entailment", "1": "entailment"}
+    assert (out / "entailment" / "calibration.json").is_file()
+    # the folder has no contradiction class; the scorer finds entailment by name, calibrated
+    with pytest.raises(InputFormatError, match="no label named 'contradiction'"):
+        ContradictionClassifier(out / "entailment")
+    judge = ContradictionClassifier(out / "entailment", ENTAILMENT)
+    pair = ("The trial enrolled two hundred adults.", "The trial included adults.")
+    (raw,) = judge.raw_contradiction_probabilities([pair])
+    (calibrated,) = judge.contradiction_probabilities([pair])
+    assert calibrated == pytest.approx(judge.calibration([raw])[0])
