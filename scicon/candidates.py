@@ -1,7 +1,10 @@
-"""One definition of a good rewrite, shared by every rewriter: EvoNLI's search (the
-``grounded`` edit constraint and the ``fluency`` constraint) and the negatives stage
-(``negatives.filters``), so the rule negatives that the build and the teacher learn
-from pass exactly the checks a search candidate passes.
+"""One definition of a good rewrite, shared by every rewriter: EvoNLI's search (its rule
+transformation, the ``grounded`` edit constraint and the ``fluency`` constraint) and the
+negatives stage (its operators and ``negatives.filters``), so the rule negatives that the
+build and the teacher learn from are made and checked exactly as a search candidate is.
+
+- **Operators**: the contradiction operators that rewrite (``candidates.operators``),
+  chosen by how often their edits truly contradict on gold dev (docs/negatives.md).
 
 - **Grounded** (:mod:`scicon.grounding`): the edit lands on what the other sentence
   of the pair speaks to.
@@ -34,6 +37,9 @@ class FluencyParams(Section):
 class CandidateParams(Section):
     """``candidates`` in params.yaml."""
 
+    operators: tuple[str, ...] = Field(
+        min_length=1, description="contradiction operators of the rule rewriters (names of the registry)"
+    )
     grounding: Grounding
     fluency: FluencyParams
 

@@ -2,8 +2,9 @@
 
 Reads the pairs and the abstracts they come from (numbers and entity names for the
 swaps); writes the negatives, what could not be made or was filtered out with its reason,
-and `metrics/negatives.json`. `negatives.filters` applies the checks of params
-`candidates` (grounded, fluent), the same a search candidate passes.
+and `metrics/negatives.json`. The operators are `candidates.operators` and
+`negatives.filters` applies the checks of params `candidates` (grounded, fluent): the
+same that make and check a search candidate.
 """
 
 import contextlib
@@ -26,7 +27,7 @@ def main(args) -> None:
     grounding = candidates.grounding if "grounded" in params.filters else None
     scorer = loaded_fluency_scorer(candidates.fluency) if "fluent" in params.filters else None
     with scorer if scorer is not None else contextlib.nullcontext() as fluency:
-        result = build_negatives(pairs, abstracts, params, grounding, fluency)
+        result = build_negatives(pairs, abstracts, params, candidates.operators, grounding, fluency)
     write_jsonl(args.negatives, result.negatives)
     write_jsonl(args.skipped, result.skipped)
     write_json(args.metrics, result.metrics)

@@ -3,6 +3,8 @@ stage and as EvoNLI constraints."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from scicon.backbones import CachedBackbone
@@ -10,15 +12,18 @@ from scicon.backbones.llama_cpp_backend import LlamaCppBackend
 from scicon.candidates import CandidateParams, FluencyScorer
 from scicon.constraints.base import ConstraintCheck
 from scicon.constraints.edits import Grounded
+from scicon.errors import ParamsError
+from scicon.evolve.context import AssemblyContext
 from scicon.grounding import Grounding, is_grounded
 from scicon.models import resolve_model
 from scicon.records.corpus import Abstract, Sentence
 from scicon.records.pairs import Pair, PairKind
 from scicon.rules.generators import build_negatives
 from scicon.rules.params import NegativesParams
-from tests.params_defaults import section
+from tests.params_defaults import section, section_values
 
 GROUNDING = Grounding(window=3, stem_length=5)
+OPERATORS = section_values("candidates")["operators"]
 
 RESULT = "Pain scores fell by 30% with velanoxet and were unchanged with placebo."
 CONCLUSION = "Velanoxet reduces postoperative pain, and it is well tolerated by older adults."
@@ -94,7 +99,7 @@ def test_negatives_keep_only_grounded_contradictions_and_say_what_they_left_out(
         max_per_pair=5,
         candidates_per_sentence=5,
     )
-    result = build_negatives([_pair()], {"T1": TRIAL}, params, grounding=GROUNDING, progress=False)
+    result = build_negatives([_pair()], {"T1": TRIAL}, params, OPERATORS, grounding=GROUNDING, progress=False)
     assert result.negatives, "the shared clause can be negated"
     for negative in result.negatives:
         assert is_grounded(CONCLUSION, negative.hypothesis, RESULT, GROUNDING)
@@ -107,6 +112,7 @@ def test_negatives_keep_only_grounded_contradictions_and_say_what_they_left_out(
         [_pair()],
         {"T1": TRIAL},
         section("negatives", NegativesParams, filters=[], control_ratio=0.0, max_per_pair=5),
+        OPERATORS,
         progress=False,
     )
     assert any(not is_grounded(CONCLUSION, n.hypothesis, RESULT, GROUNDING) for n in unfiltered.negatives)
@@ -114,7 +120,9 @@ def test_negatives_keep_only_grounded_contradictions_and_say_what_they_left_out(
 
 def test_negatives_edit_only_the_pair_kinds_asked_for():
     params = section("negatives", NegativesParams, filters=[], pair_kinds=["result_conclusion"])
-    result = build_negatives([_pair(PairKind.CONCLUSION_CONCLUSION)], {"T1": TRIAL}, params, progress=False)
+    result = build_negatives(
+        [_pair(PairKind.CONCLUSION_CONCLUSION)], {"T1": TRIAL}, params, OPERATORS, progress=False
+    )
     assert result.negatives == []
     assert result.metrics["pairs_of_kinds_not_edited"] == {"conclusion_conclusion": 1}
 
@@ -137,3 +145,30 @@ def test_a_garbled_rewrite_loses_more_likelihood_than_a_clean_negation(fluency):
     assert garbled_drop > clean_drop
     assert fluency.passes(garbled_drop) == (garbled_drop <= fluency.max_drop)
     assert fluency.drops([CONCLUSION], [CONCLUSION]) == [0.0]
+
+
+def test_evolve_rule_transformation_rewrites_with_the_candidates_operators_unless_told_otherwise():
+    from scicon.params import Thresholds
+    from scicon.transformations.base import MutationRequest
+    from scicon.transformations.rules import RuleReplacementSettings, rule_replacement
+
+    context = AssemblyContext(
+        thresholds=Thresholds(sim=0.5, claim=0.5, target=0.5),
+        abstracts=[],
+        seed=1,
+        min_mass=0.5,
+        max_words_changed=0.5,
+        backbone_params=None,
+        load_backbone=None,
+        candidates=section("candidates", CandidateParams, operators=["negation_insert"]),
+    )
+    shared = rule_replacement(RuleReplacementSettings(operators=None), context)
+    sentence = "Velanoxet reduced mortality and increased survival."
+    request = MutationRequest(sentence1="Mortality fell.", sentence2=sentence, count=5, seed=3)
+    [texts] = shared.propose([request])
+    made = [text for text in texts if text is not None]
+    assert made and all("not" in text for text in made)  # never "decreased survival" (polarity)
+    own = rule_replacement(RuleReplacementSettings(operators=["polarity_lexicon"]), context)
+    assert own.mutator.operators == ("polarity_lexicon",)
+    with pytest.raises(ParamsError, match="transformation.rules needs the candidates section"):
+        rule_replacement(RuleReplacementSettings(operators=None), replace(context, candidates=None))

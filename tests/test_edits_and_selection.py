@@ -138,17 +138,20 @@ def pairs_file(conclusion_pairs: int, result_pairs: int) -> list[Pair]:
     return made
 
 
+BOTH_KINDS = ["conclusion_conclusion", "result_conclusion"]
+
+
 def test_a_sample_of_pairs_keeps_both_kinds_in_proportion_and_grows_by_inclusion():
     pairs = pairs_file(30, 60)
-    small = select_pairs(pairs, evolve_params(max_pairs=9, seed=3))
+    small = select_pairs(pairs, evolve_params(max_pairs=9, seed=3, pair_kinds=BOTH_KINDS))
     kinds = [pair.kind for pair in small]
     assert kinds.count(PairKind.CONCLUSION_CONCLUSION) == 3 and kinds.count(PairKind.RESULT_CONCLUSION) == 6
     assert small == [pair for pair in pairs if pair in small]  # file order
-    assert select_pairs(pairs, evolve_params(max_pairs=9, seed=3)) == small
-    larger = select_pairs(pairs, evolve_params(max_pairs=30, seed=3))
+    assert select_pairs(pairs, evolve_params(max_pairs=9, seed=3, pair_kinds=BOTH_KINDS)) == small
+    larger = select_pairs(pairs, evolve_params(max_pairs=30, seed=3, pair_kinds=BOTH_KINDS))
     assert set(p.pair_id for p in small) <= set(p.pair_id for p in larger)
-    assert select_pairs(pairs, evolve_params(max_pairs=9, seed=4)) != small
-    assert select_pairs(pairs, evolve_params(max_pairs=None)) == pairs
+    assert select_pairs(pairs, evolve_params(max_pairs=9, seed=4, pair_kinds=BOTH_KINDS)) != small
+    assert select_pairs(pairs, evolve_params(max_pairs=None, pair_kinds=BOTH_KINDS)) == pairs
     only_results = select_pairs(pairs, evolve_params(max_pairs=None, pair_kinds=["result_conclusion"]))
     assert {p.kind for p in only_results} == {PairKind.RESULT_CONCLUSION}
 

@@ -56,9 +56,9 @@ def written_pair(pmid: str, sentence1: str, sentence2: str) -> Pair:
 
 # no operator can touch it, and its abstract is not among the inputs
 UNTOUCHABLE = written_pair("T2", "Trial registration: DEMO-7.", "Trial registration: DEMO-7.")
+OPERATORS = ["negation_insert", "polarity_lexicon", "numeric_mismatch", "role_swap"]
 PARAMS = {
     "generator": "operators",
-    "operators": ["negation_insert", "polarity_lexicon", "numeric_mismatch", "role_swap"],
     "pair_kinds": ["conclusion_conclusion", "result_conclusion"],
     "sentences": ["sentence1", "sentence2"],
     "max_per_pair": 2,
@@ -69,10 +69,13 @@ PARAMS = {
 }
 
 
-def run_stage(tmp_path, params: dict, pairs=PAIRS) -> tuple[list[RuleNegative], list[Skip], dict]:
+def run_stage(
+    tmp_path, params: dict, pairs=PAIRS, operators=OPERATORS
+) -> tuple[list[RuleNegative], list[Skip], dict]:
     tmp_path.mkdir(parents=True, exist_ok=True)
     params_file = tmp_path / "params.yaml"
-    params_file.write_text(yaml.safe_dump({"negatives": params, "candidates": section_values("candidates")}))
+    candidates = {**section_values("candidates"), "operators": operators}
+    params_file.write_text(yaml.safe_dump({"negatives": params, "candidates": candidates}))
     write_jsonl(tmp_path / "pairs.jsonl", pairs)
     write_jsonl(tmp_path / "abstracts.jsonl", [TRIAL])
     out = tmp_path / "out"
@@ -128,7 +131,7 @@ def test_stage_writes_negatives_paired_with_their_own_source(tmp_path):
     assert metrics["negatives"] == len(negatives)
     assert metrics["contradictions"] + metrics["controls"] == len(negatives)
     assert sum(metrics["negatives_per_operator"].values()) == len(negatives)
-    assert set(metrics["pairs_transformable_share"]) == set(PARAMS["operators"])
+    assert set(metrics["pairs_transformable_share"]) == set(OPERATORS)
     assert all(0 <= v <= 1 for v in metrics["pairs_transformable_share"].values())
     assert metrics["pairs_transformable_share"]["negation_insert"] == pytest.approx(2 / 3, abs=1e-4)
     reasons = {s.reason for s in skipped}
@@ -157,7 +160,7 @@ def test_modified_eda_prefers_antonyms_then_negation():
     no_antonym = written_pair(
         "T1", "Participants were followed up at the clinic.", "Velanoxet lowered mortality."
     )
-    result = build_negatives([no_antonym], {"T1": TRIAL}, params, progress=False)
+    result = build_negatives([no_antonym], {"T1": TRIAL}, params, OPERATORS, progress=False)
     made = {n.source: (n.operator, n.hypothesis) for n in result.negatives}
     assert made == {
         "sentence1": ("negation_insert", "Participants were not followed up at the clinic."),
@@ -168,8 +171,8 @@ def test_modified_eda_prefers_antonyms_then_negation():
 
 
 def test_unknown_operator_in_params_names_the_key(tmp_path):
-    with pytest.raises(ParamsError, match="unknown negatives.operators: antonym"):
-        run_stage(tmp_path, {**PARAMS, "operators": ["antonym"]})
+    with pytest.raises(ParamsError, match="unknown candidates.operators: antonym"):
+        run_stage(tmp_path, PARAMS, operators=["antonym"])
 
 
 def test_bad_params_are_rejected_with_the_key():

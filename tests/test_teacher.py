@@ -20,13 +20,15 @@ from scicon.rules.params import NegativesParams
 from scicon.teacher.data import teacher_data
 from scicon.teacher.params import TeacherParams
 from stages import teacher as stage
-from tests.params_defaults import PARAMS_FILE, section
+from tests.params_defaults import PARAMS_FILE, section, section_values
 from tests.test_labelled import MNLI
 from tests.test_labelled import ROOT as LABELLED_ROOT
 
 REPO = Path(__file__).resolve().parent.parent
 DAG_SOURCES = ("original", "rules_cross", "rule_controls_cross")
 SHORT_TRAINING = {"max_steps": 6, "eval_steps": 3, "logging_steps": 1, "max_length": 48}
+
+DEFAULT_OPERATORS = section_values("candidates")["operators"]
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +40,9 @@ def dag_data(tmp_path_factory):
     abstracts = ingest(sample, cache_dir=folder).abstracts
     pairs = build_pairs(abstracts, section("pairs", PairsParams), make_cheap_selector("tfidf")).pairs
     by_pmid = {abstract.pmid: abstract for abstract in abstracts}
-    negatives = build_negatives(pairs, by_pmid, section("negatives", NegativesParams), progress=False)
+    negatives = build_negatives(
+        pairs, by_pmid, section("negatives", NegativesParams), DEFAULT_OPERATORS, progress=False
+    )
     write_jsonl(folder / "pairs.jsonl", pairs)
     write_jsonl(folder / "negatives.jsonl", negatives.negatives)
     return folder

@@ -2,7 +2,7 @@
 
 Two generators, chosen by ``negatives.generator``:
 
-- ``operators``: the operators listed in params, drawn uniformly per source sentence
+- ``operators``: the operators of ``candidates.operators``, drawn uniformly per source sentence
   (:func:`scicon.rules.mutator.draw`), plus label-preserving synonym controls;
 - ``modified_eda``: the "Modified EDA" baseline of the EvoNLI paper's Table 2 (section
   6.4: EDA adapted to contradictions by prioritising antonym substitution and
@@ -86,10 +86,12 @@ class ModifiedEdaGenerator:
         return []
 
 
-def make_generator(params: NegativesParams) -> OperatorsGenerator | ModifiedEdaGenerator:
+def make_generator(
+    params: NegativesParams, operators: Sequence[str]
+) -> OperatorsGenerator | ModifiedEdaGenerator:
     if params.generator == "modified_eda":
         return ModifiedEdaGenerator()
-    return OperatorsGenerator(resolve(params.operators, "negatives.operators"))
+    return OperatorsGenerator(resolve(operators, "candidates.operators"))
 
 
 @dataclass
@@ -107,14 +109,16 @@ def build_negatives(
     pairs: Sequence[Pair],
     abstracts: dict[str, Abstract],
     params: NegativesParams,
+    operators: Sequence[str],
     grounding: Grounding | None = None,
     fluency: FluencyScorer | None = None,
     progress: bool = True,
 ) -> NegativesResult:
-    """Rule negatives of every pair of ``params.pair_kinds``. A contradiction candidate must be
-    grounded in the pair's other sentence (when ``grounding`` is given) and fluent (when
-    ``fluency`` is); controls must be fluent. Rejected candidates go to the skipped records."""
-    generator = make_generator(params)
+    """Rule negatives of every pair of ``params.pair_kinds``, made by ``operators``. A
+    contradiction candidate must be grounded in the pair's other sentence (when ``grounding``
+    is given) and fluent (when ``fluency`` is); controls must be fluent. Rejected candidates go
+    to the skipped records."""
+    generator = make_generator(params, operators)
     controls = RuleMutator(CONTROL_OPERATORS) if params.control_ratio > 0 else None
     skipped: list[Skip] = []
     transformable: Counter[str] = Counter()

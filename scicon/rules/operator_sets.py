@@ -1,7 +1,7 @@
 """The rule operators by name and label, derived from the registry, and checks of listed names.
 
-Params (``negatives.operators``, ``evolve.rule_operators``) and the EvoNLI
-transformation name operators; :func:`resolve` checks such a list, and
+Params (``candidates.operators``, ``evolve.settings.transformation.rules.operators``)
+name operators; :func:`resolve` checks such a list, and
 :func:`rule_operator` gives the operator behind a name. Every set here is read from
 the registrations in :mod:`scicon.rules.operators`, in the registry's (alphabetical)
 order, so no list elsewhere has to name a new operator.

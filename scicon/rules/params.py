@@ -11,10 +11,9 @@ from scicon.records.pairs import PairKind
 
 
 class NegativesParams(Section):
-    """Rule-based negatives (stage `negatives`); operator names are checked against the registry."""
+    """Rule-based negatives (stage `negatives`); the operators are ``candidates.operators``."""
 
     generator: Literal["operators", "modified_eda"]
-    operators: tuple[str, ...] = Field(min_length=1)
     pair_kinds: tuple[PairKind, ...] = Field(
         min_length=1, description="kinds of pairs whose sentences are edited"
     )
@@ -29,7 +28,7 @@ class NegativesParams(Section):
     control_ratio: float = Field(ge=0.0, le=10.0, description="label-preserving controls per contradiction")
     seed: int
 
-    @field_validator("operators", "sentences", "pair_kinds", "filters")
+    @field_validator("sentences", "pair_kinds", "filters")
     @classmethod
     def _listed_once(cls, values: tuple[str, ...]) -> tuple[str, ...]:
         if len(set(values)) != len(values):

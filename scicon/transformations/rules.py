@@ -16,7 +16,7 @@ from scicon.transformations.base import MutationRequest
 
 class RuleReplacementSettings(Section):
     operators: tuple[str, ...] | None = Field(
-        description="operator names (null: every contradiction operator)"
+        description="operator names (null: candidates.operators, those the negatives use)"
     )
 
 
@@ -42,4 +42,6 @@ class RuleReplacement:
 
 @TRANSFORMATIONS.register("rules", settings=RuleReplacementSettings, description="the rule operators")
 def rule_replacement(settings: RuleReplacementSettings, context: AssemblyContext) -> RuleReplacement:
-    return RuleReplacement(settings.operators)
+    if settings.operators is not None:
+        return RuleReplacement(settings.operators)
+    return RuleReplacement(context.candidate_checks("evolve.settings.transformation.rules").operators)
