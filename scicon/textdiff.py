@@ -40,5 +40,12 @@ def word_diff(original: str, mutated: str) -> tuple[WordEdit, ...]:
     return tuple(edits)
 
 
+def edited_positions(original: str, mutated: str) -> set[int]:
+    """Positions of ``mutated``'s words that an edit of ``original`` put there."""
+    before, after = words(original), words(mutated)
+    matcher = difflib.SequenceMatcher(a=before, b=after, autojunk=False)
+    return {j for tag, _, _, j1, j2 in matcher.get_opcodes() if tag != "equal" for j in range(j1, j2)}
+
+
 def words_changed(edits: tuple[WordEdit, ...]) -> int:
     return sum(max(len(e.original.split()), len(e.replacement.split())) for e in edits)

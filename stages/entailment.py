@@ -4,12 +4,14 @@ Reads the labelled NLI sets of `entailment.labelled` (under `labelled_root`); wr
 classifier folder (classes non_entailment / entailment) with its `calibration.json`,
 `metrics/entailment.json` and the training-loss and dev ROC-AUC curves. The pairs stage
 uses the folder to choose supporting results and to drop pairs that are not entailments.
+With `entailment.train: false` (the default: the pairs stage uses no judge by default) the
+folder only holds a note saying it is untrained, and the metrics say the same.
 """
 
 from pathlib import Path
 
 from scicon.entailment.params import EntailmentParams
-from scicon.entailment.train import entailment_data, train_entailment
+from scicon.entailment.train import entailment_data, train_entailment, write_untrained
 from scicon.io import write_json
 from scicon.params import load_key, load_section
 from scicon.plots import write_csv
@@ -18,8 +20,11 @@ from scicon.stage import run_stage, stage_parser
 
 def main(args) -> None:
     params = load_section(args.params, "entailment", EntailmentParams)
-    data = entailment_data(params, load_key(args.params, "labelled_root"))
-    result = train_entailment(data, params, Path(args.model))
+    if params.train:
+        data = entailment_data(params, load_key(args.params, "labelled_root"))
+        result = train_entailment(data, params, Path(args.model))
+    else:
+        result = write_untrained(Path(args.model))
     write_csv(args.loss_plot, result.loss_curve, ("step", "epoch", "loss", "learning_rate"))
     write_csv(args.dev_plot, result.dev_curve, ("step", "dev_roc_auc", "dev_loss"))
     write_json(args.metrics, result.metrics)

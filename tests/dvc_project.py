@@ -22,9 +22,6 @@ GIT_IDENTITY = {
 # generation, three pairs, one generation, three fine-tuning steps, no zero-shot backbone
 # pass over the benchmarks.
 FAST_TRAINING = {"max_steps": 4, "eval_steps": 2, "max_length": 48, "logging_steps": 1}
-# The pairs stage depends on the entailment judge, so every copy trains it for a few steps:
-# `dvc repro pairs` would otherwise run its 300-step default first.
-FAST_ENTAILMENT_PARAMS = {"entailment": {"training": FAST_TRAINING}}
 FAST_PIPELINE_PARAMS = {
     "teacher": {"training": FAST_TRAINING},
     "evolve": {
@@ -77,7 +74,6 @@ def copy_project(destination: Path, env: dict) -> Path:
         target = destination / name
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(REPO / name, target)
-    update_params(destination, FAST_ENTAILMENT_PARAMS)
     commit_all(destination, env, "copy", init=True)
     return destination
 

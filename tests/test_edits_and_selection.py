@@ -6,7 +6,7 @@ import pytest
 
 from scicon.backbones.base import YesNo
 from scicon.constraints.base import ConstraintCheck
-from scicon.constraints.edits import Changed, MaxWordsChanged, NotEmpty, NotSentence1
+from scicon.constraints.edits import Changed, MaxWordsChanged, NoRepeat, NotEmpty, NotSentence1
 from scicon.evolve.metrics import evolve_metrics
 from scicon.evolve.pipeline import proportional_quotas, select_pairs
 from scicon.evolve.runner import run_searches
@@ -67,6 +67,16 @@ def test_an_edit_is_measured_against_its_parent_not_the_original():
     candidate = parent.replace("increased", "decreased")
     check = ConstraintCheck(candidate, RESULT, CONCLUSION, parent=parent)
     assert MaxWordsChanged(0.3).scores([check]) == [1.0]  # 1 of 11 words; against the original, 4 of 8
+
+
+def test_a_later_generation_leaves_alone_the_words_earlier_ones_changed():
+    original = "Patients on velanoxet had a poorer prognosis than those on warfarin."
+    parent = original.replace("poorer", "better")  # the first generation's flip
+    undoing = ConstraintCheck(parent.replace("better", "worse"), RESULT, original, parent=parent)
+    next_to_it = ConstraintCheck(parent.replace("a better", "a not better"), RESULT, original, parent=parent)
+    elsewhere = ConstraintCheck(parent.replace("had", "did not have"), RESULT, original, parent=parent)
+    first = ConstraintCheck(parent, RESULT, original, parent=original)
+    assert NoRepeat().scores([undoing, next_to_it, elsewhere, first]) == [0.0, 0.0, 1.0, 1.0]
 
 
 class LowMassBackend(ScriptedBackend):

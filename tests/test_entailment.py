@@ -9,9 +9,11 @@ import pytest
 import yaml
 
 from scicon.classifier import ENTAILMENT, ContradictionClassifier
+from scicon.entailment import UNTRAINED_MARKER
 from scicon.entailment.params import EntailmentParams
 from scicon.entailment.train import entailment_data
-from scicon.errors import InputFormatError
+from scicon.errors import InputFormatError, ParamsError
+from scicon.pairing.entailment import EntailmentJudge
 from scicon.teacher.data import labelled_candidates
 from stages import entailment as stage
 from tests.params_defaults import PARAMS_FILE, section
@@ -72,6 +74,7 @@ def test_a_labelled_set_without_three_way_labels_is_an_error_naming_the_set():
 def test_the_stage_trains_a_calibrated_judge_whose_classes_are_named(tmp_path):
     params = yaml.safe_load(PARAMS_FILE.read_text())
     params["labelled_root"] = str(LABELLED_ROOT)
+    params["entailment"]["train"] = True
     params["entailment"]["labelled"] = {"mnli": MNLI}
     params["entailment"]["dev_fraction"] = 0.4
     params["entailment"]["training"].update(SHORT_TRAINING)
@@ -104,3 +107,22 @@ def test_the_stage_trains_a_calibrated_judge_whose_classes_are_named(tmp_path):
     (raw,) = judge.raw_contradiction_probabilities([pair])
     (calibrated,) = judge.contradiction_probabilities([pair])
     assert calibrated == pytest.approx(judge.calibration([raw])[0])
+
+
+def test_an_untrained_judge_says_so_and_the_pairs_stage_refuses_it(tmp_path):
+    out = tmp_path / "out"
+    (out / "entailment").mkdir(parents=True)
+    (out / "entailment" / "model.safetensors").write_text("a judge trained earlier")
+    argv = [
+        "--params", str(PARAMS_FILE),
+        "--model", str(out / "entailment"),
+        "--metrics", str(out / "entailment.json"),
+        "--loss-plot", str(out / "loss.csv"),
+        "--dev-plot", str(out / "dev.csv"),
+    ]  # fmt: skip
+    stage.main(stage.parser().parse_args(argv))  # the default: entailment.train false
+
+    assert json.loads((out / "entailment.json").read_text()) == {"trained": False}
+    assert sorted(path.name for path in (out / "entailment").iterdir()) == [UNTRAINED_MARKER]
+    with pytest.raises(ParamsError, match="was not trained .*set entailment.train true"):
+        EntailmentJudge(out / "entailment")

@@ -17,7 +17,7 @@ from scicon.constraints import CONSTRAINTS
 from scicon.constraints.base import EDIT_COST, ConstraintCheck
 from scicon.evolve.context import AssemblyContext
 from scicon.grounding import Grounding, is_grounded
-from scicon.textdiff import word_diff, words, words_changed
+from scicon.textdiff import edited_positions, word_diff, words, words_changed
 
 _NORMALISE = re.compile(r"[^a-z0-9%.]+")
 
@@ -80,6 +80,28 @@ class MaxWordsChanged(EditConstraint):
         return changed_fraction(check.parent, check.candidate) <= self.fraction
 
 
+class NoRepeat(EditConstraint):
+    """A later generation leaves alone the words earlier ones changed. Two edits of one word
+    undo each other or say the original again in other words ("poorer" -> "better" ->
+    "worse", "raises" -> "lowers" -> "does not lower"), and the teacher can still be fooled
+    by the detour; each word of sentence2 is mutated once (TextAttack's
+    ``RepeatModification``)."""
+
+    name = "no_repeat"
+
+    def allows(self, check: ConstraintCheck) -> bool:
+        edited = edited_positions(check.original, check.parent)
+        if not edited:
+            return True
+        for edit in word_diff(check.parent, check.candidate):
+            span = range(edit.position, edit.position + len(words(edit.original)))
+            # an insertion touches the words on either side of it
+            touched = span if len(span) else (edit.position - 1, edit.position)
+            if any(position in edited for position in touched):
+                return False
+        return True
+
+
 def changed_fraction(parent: str, candidate: str) -> float:
     """Words changed (per :func:`scicon.textdiff.words_changed`) over the parent's word count."""
     parent_words = max(len(words(parent)), 1)
@@ -107,6 +129,11 @@ def not_sentence1(settings: None, context: AssemblyContext) -> NotSentence1:
 )
 def max_words_changed(settings: None, context: AssemblyContext) -> MaxWordsChanged:
     return MaxWordsChanged(context.max_words_changed)
+
+
+@CONSTRAINTS.register("edit.no_repeat", description="leaves alone the words earlier generations changed")
+def no_repeat(settings: None, context: AssemblyContext) -> NoRepeat:
+    return NoRepeat()
 
 
 class Grounded(EditConstraint):

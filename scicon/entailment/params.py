@@ -10,6 +10,9 @@ from scicon.train.params import FinetuneParams
 
 
 class EntailmentParams(Section):
+    train: bool = Field(
+        description="train the judge; false writes a folder marked untrained, which the pairs stage refuses"
+    )
     labelled: dict[str, LabelledSpec] = Field(
         min_length=1,
         description="labelled NLI sets with three-way labels (loader kind, path under labelled_root, "

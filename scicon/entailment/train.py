@@ -24,6 +24,7 @@ import numpy as np
 from scicon.calibration import calibration_report
 from scicon.classifier import ENTAILMENT
 from scicon.dataset.build import BuiltDataset, build_dataset
+from scicon.entailment import UNTRAINED_MARKER
 from scicon.entailment.params import EntailmentParams
 from scicon.errors import InputFormatError
 from scicon.teacher.data import labelled_candidates, weighted
@@ -85,3 +86,19 @@ def train_entailment(data: EntailmentData, params: EntailmentParams, output_dir:
     }
     log.info("entailment judge: dev ROC-AUC %.3f", metrics["dev"]["raw"]["roc_auc"])
     return TeacherResult(metrics, trained.loss_curve, trained.dev_curve)
+
+
+def write_untrained(output_dir: Path) -> TeacherResult:
+    """An empty judge folder that says why it is empty, and metrics saying the same: the pairs
+    stage neither selects nor filters by entailment by default, and a judge nobody reads is not
+    worth minutes of every ``dvc repro``."""
+    from scicon.io import write_json
+
+    output_dir.mkdir(parents=True, exist_ok=True)
+    for stale in output_dir.iterdir():  # a judge trained earlier must not be read as this one
+        if stale.is_file():
+            stale.unlink()
+    why = "entailment.train is false: set it true to train the judge the pairs stage may use"
+    write_json(output_dir / UNTRAINED_MARKER, {"trained": False, "why": why})
+    log.info("entailment judge: not trained (%s)", why)
+    return TeacherResult({"trained": False}, [], [])

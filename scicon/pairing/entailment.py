@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from scicon.errors import InputNotFoundError
+from scicon.errors import InputNotFoundError, ParamsError
 from scicon.pairing.selectors import EntailmentScorer
 from scicon.records.base import Skip
 from scicon.records.pairs import Pair, PairKind
@@ -28,11 +28,17 @@ class EntailmentJudge:
 
     def __init__(self, folder: str | Path) -> None:
         from scicon.classifier import ENTAILMENT, ContradictionClassifier
+        from scicon.entailment import UNTRAINED_MARKER
 
         if not Path(folder).is_dir():
             raise InputNotFoundError(
                 f"{folder}: entailment judge not found (pairs.entailment_model; the entailment stage "
                 "trains it: `dvc repro entailment`)"
+            )
+        if (Path(folder) / UNTRAINED_MARKER).exists():
+            raise ParamsError(
+                f"{folder}: the entailment judge was not trained (entailment.train is false), but "
+                "pairs.result_selector entailment or pairs.min_entailment needs it: set entailment.train true"
             )
         self.classifier = ContradictionClassifier(folder, ENTAILMENT)
 
