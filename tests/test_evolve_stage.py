@@ -50,6 +50,7 @@ def test_evolve_stage_runs_on_the_embedded_model(tmp_path, cache_dir):
         population_size=2, candidates_per_mutation=2, max_iterations=2,
         transformation="llm", goal="llm", similarity="off", claim="off",
         min_mass=0.0,  # the 135M model gives yes/no little mass: keep its answers to check them
+        pair_kinds=["result_conclusion", "conclusion_conclusion"],
     )  # fmt: skip
     params["evolve"]["settings"]["transformation"]["llm"]["max_new_tokens"] = 40
     (tmp_path / "params.yaml").write_text(yaml.safe_dump(params))
