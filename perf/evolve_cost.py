@@ -49,7 +49,11 @@ def copy_project(target: Path) -> None:
     ).stdout.splitlines()  # fmt: skip
     for name in listed:
         source = REPO / name
-        if source.is_file() and name != "dvc.lock" and not name.startswith(("metrics/", "plots/")):
+        if (
+            source.is_file()
+            and name != "dvc.lock"
+            and not name.startswith(("metrics/", "reports/", "plots/"))
+        ):
             (target / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, target / name)
 
@@ -123,14 +127,14 @@ def main() -> None:
     dvc = [sys.executable, "-m", "dvc"]
     timed([*dvc, "repro", "pairs"], project, env)  # upstream stages are not part of the measurement
     full_seconds = timed([*dvc, "repro", "evolve"], project, env)
-    metrics = json.loads((project / "metrics/evolve.json").read_text())
+    metrics = json.loads((project / "reports/evolve.json").read_text())
     traces = list(read_jsonl(project / "data/evolve/trace.jsonl", PairTrace))
     evolve = EvolveParams.model_validate(params["evolve"])
     ours = metrics["backbone"]["calls_computed"]
     naive_by_operation = naive_backbone_calls(traces, evolve)
     naive = sum(naive_by_operation.values())
     rerun_seconds = timed([*dvc, "exp", "run", "evolve", "-S", "sim=0.7"], project, env)
-    rerun = json.loads((project / "metrics/evolve.json").read_text())
+    rerun = json.loads((project / "reports/evolve.json").read_text())
 
     accepted = metrics["succeeded"]
     figures = {

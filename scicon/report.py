@@ -1,7 +1,7 @@
 """The ablation report: SciCon recipes × benchmarks, read back from DVC experiments.
 
 Each recipe is a DVC experiment (or any git revision, or ``workspace``) whose evaluate
-stage wrote ``metrics/evaluate.json`` and one per-example score table per benchmark
+stage wrote ``reports/evaluate.json`` and one per-example score table per benchmark
 (``plots/scores/<benchmark>.csv``, in git). The report prints, per benchmark:
 
 - each recipe's classifier ROC-AUC with its 95 % bootstrap interval, beside the zero-shot
@@ -28,7 +28,7 @@ import yaml
 from scicon.evaluate.roc import paired_auc_test
 
 WORKSPACE = "workspace"
-METRICS = "metrics/evaluate.json"
+METRICS = "reports/evaluate.json"
 SCORES = "plots/scores"
 
 

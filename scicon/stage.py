@@ -23,6 +23,13 @@ def stage_parser(description: str | None) -> argparse.ArgumentParser:
     return parser
 
 
+def add_metrics_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """``--metrics`` (the stage's headline figures, a DVC metric) and ``--figures`` (all of them)."""
+    parser.add_argument("--metrics", required=True, help="output JSON: headline metrics (scicon.headline)")
+    parser.add_argument("--figures", required=True, help="output JSON: every figure, breakdowns and timings")
+    return parser
+
+
 def setup_logging(level: int = logging.INFO) -> None:
     logging.basicConfig(
         level=level,

@@ -42,7 +42,7 @@ SWEEP_VALUES: dict[str, tuple[float, ...]] = {
     "claim": (0.02, 0.05, 0.1, 0.25, 0.5),
     "target": (0.1, 0.25, 0.4, 0.55, 0.7),
 }
-# The filter each threshold controls, by its pass-rate key in metrics/evolve.json.
+# The filter each threshold controls, by its pass-rate key in metrics/evolve.json (the headline).
 PASS_RATE_METRIC = {"sim": "similarity_pass_rate", "claim": "claim_pass_rate", "target": "target_pass_rate"}
 EXPERIMENT_PREFIX = "sweep"
 EVOLVE_METRICS = "metrics/evolve.json"

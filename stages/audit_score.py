@@ -1,9 +1,9 @@
 """Stage `audit_score`: the audit's figures from the annotators' files and the answer key.
 
 Reads the sample folder of `audit_sample` and every annotation file in the annotations
-folder; writes `metrics/audit.json`, a markdown report and the items whose majority
-disagrees with the algorithmic label. With no annotations yet it writes metrics whose
-status is `no_annotations`. See docs/audit.md.
+folder; writes `metrics/audit.json` (headline) and `reports/audit.json` (every figure), a
+markdown report and the items whose majority disagrees with the algorithmic label. With no
+annotations yet it writes metrics whose status is `no_annotations`. See docs/audit.md.
 """
 
 from scicon.audit.params import AuditParams

@@ -1,8 +1,8 @@
 """Stage `build`: assemble SciCon from the entailing pairs, EvoNLI mutations and rule negatives.
 
-Reads the sources listed in `build.sources`; writes train/dev/test as JSONL and
-Parquet with a generated dataset card into the output folder, `metrics/build.json`
-and the mutation-type distribution as plot data.
+Reads the sources listed in `build.sources`; writes train/dev/test as JSONL and Parquet
+with a generated dataset card into the output folder, `metrics/build.json` (headline) and
+`reports/build.json` (every figure) and the mutation-type distribution as plot data.
 """
 
 from pathlib import Path
@@ -11,10 +11,10 @@ from scicon.dataset import assemble_scicon, write_scicon
 from scicon.dataset.build import TAXONOMY_PLOT_FIELDS, taxonomy_plot_rows
 from scicon.dataset.params import BuildParams
 from scicon.dataset.sources import SourcePaths
-from scicon.io import write_json
+from scicon.headline import write_report_and_headline
 from scicon.params import load_section, load_thresholds
 from scicon.plots import write_csv
-from scicon.stage import run_stage, stage_parser
+from scicon.stage import add_metrics_arguments, run_stage, stage_parser
 
 
 def main(args) -> None:
@@ -22,7 +22,7 @@ def main(args) -> None:
     paths = SourcePaths(pairs=Path(args.pairs), evolve=Path(args.evolve), negatives=Path(args.negatives))
     build = assemble_scicon(paths, params, load_thresholds(args.params))
     write_scicon(build, Path(args.out))
-    write_json(args.metrics, build.metrics)
+    write_report_and_headline("build", build.metrics, args.figures, args.metrics)
     write_csv(args.taxonomy_plot, taxonomy_plot_rows(build.metrics["mutation_types"]), TAXONOMY_PLOT_FIELDS)
 
 
@@ -32,7 +32,7 @@ def parser():
     command.add_argument("--evolve", required=True, help="input JSONL of accepted EvoNLI mutations")
     command.add_argument("--negatives", required=True, help="input JSONL of rule-based negatives")
     command.add_argument("--out", required=True, help="output folder for the SciCon splits and card")
-    command.add_argument("--metrics", required=True, help="output metrics JSON")
+    add_metrics_arguments(command)
     command.add_argument(
         "--taxonomy-plot", required=True, help="output CSV: mutation-type share per generator"
     )

@@ -2,20 +2,21 @@
 
 Reads the labelled NLI sets of `entailment.labelled` (under `labelled_root`); writes the
 classifier folder (classes non_entailment / entailment) with its `calibration.json`,
-`metrics/entailment.json` and the training-loss and dev ROC-AUC curves. The pairs stage
-uses the folder to choose supporting results and to drop pairs that are not entailments.
-With `entailment.train: false` (the default: the pairs stage uses no judge by default) the
-folder only holds a note saying it is untrained, and the metrics say the same.
+`metrics/entailment.json` (headline) and `reports/entailment.json` (every figure) and the
+training-loss and dev ROC-AUC curves. The pairs stage uses the folder to choose supporting
+results and to drop pairs that are not entailments. With `entailment.train: false` (the
+default: the pairs stage uses no judge by default) the folder only holds a note saying it
+is untrained, and the metrics say the same.
 """
 
 from pathlib import Path
 
 from scicon.entailment.params import EntailmentParams
 from scicon.entailment.train import entailment_data, train_entailment, write_untrained
-from scicon.io import write_json
+from scicon.headline import write_report_and_headline
 from scicon.params import load_key, load_section
 from scicon.plots import write_csv
-from scicon.stage import run_stage, stage_parser
+from scicon.stage import add_metrics_arguments, run_stage, stage_parser
 
 
 def main(args) -> None:
@@ -27,13 +28,13 @@ def main(args) -> None:
         result = write_untrained(Path(args.model))
     write_csv(args.loss_plot, result.loss_curve, ("step", "epoch", "loss", "learning_rate"))
     write_csv(args.dev_plot, result.dev_curve, ("step", "dev_roc_auc", "dev_loss"))
-    write_json(args.metrics, result.metrics)
+    write_report_and_headline("entailment", result.metrics, args.figures, args.metrics)
 
 
 def parser():
     command = stage_parser(__doc__)
     command.add_argument("--model", required=True, help="output folder of the calibrated entailment judge")
-    command.add_argument("--metrics", required=True, help="output metrics JSON")
+    add_metrics_arguments(command)
     command.add_argument("--loss-plot", required=True, help="output CSV: training loss per logged step")
     command.add_argument("--dev-plot", required=True, help="output CSV: dev ROC-AUC per evaluation")
     return command

@@ -3,9 +3,9 @@
 Reads the benchmarks of `evaluate.benchmarks` and the gold pairs of `gold` (when a path is
 set: each scorer's gold figures, docs/judge.md), the classifier folders of
 `evaluate.classifiers` and SciCon's training split (for the n-gram overlap); writes
-`metrics/evaluate.json`, one ROC-curve CSV per benchmark and model (and the best
-baseline) into the plots folder, and one per-example score table per benchmark into
-the scores folder.
+`metrics/evaluate.json` (headline) and `reports/evaluate.json` (every figure), one
+ROC-curve CSV per benchmark and model (and the best baseline) into the plots folder, and
+one per-example score table per benchmark into the scores folder.
 """
 
 import contextlib
@@ -27,11 +27,12 @@ from scicon.evaluate.run import (
 )
 from scicon.evaluate.zero_shot import zero_shot_scores
 from scicon.goal.llm import LlmContradictionScorer
-from scicon.io import read_jsonl, write_json
+from scicon.headline import write_report_and_headline
+from scicon.io import read_jsonl
 from scicon.params import load_key, load_section
 from scicon.plots import write_csv
 from scicon.records.dataset import Example
-from scicon.stage import run_stage, stage_parser
+from scicon.stage import add_metrics_arguments, run_stage, stage_parser
 
 
 def main(args) -> None:
@@ -74,7 +75,7 @@ def main(args) -> None:
     shutil.rmtree(scores, ignore_errors=True)
     for name, table in evaluation.scores.items():
         write_csv(scores / f"{name}.csv", table.rows(), ("key", "label", *table.columns))
-    write_json(args.metrics, evaluation.metrics)
+    write_report_and_headline("evaluate", evaluation.metrics, args.figures, args.metrics)
 
 
 def parser():
@@ -82,7 +83,7 @@ def parser():
     command.add_argument(
         "--scicon", required=True, help="SciCon folder (its train split is the overlap reference)"
     )
-    command.add_argument("--metrics", required=True, help="output metrics JSON")
+    add_metrics_arguments(command)
     command.add_argument("--plots", required=True, help="output folder of ROC-curve CSVs")
     command.add_argument("--scores", required=True, help="output folder of per-example score CSVs")
     command.add_argument(

@@ -1,8 +1,8 @@
 """Stage `evolve`: EvoNLI (Algorithm 1) over the entailing pairs.
 
-Reads the pairs and abstracts; writes the accepted mutated pairs, the per-pair
-trace (also the journal that lets an interrupted run resume), the success-by-
-generation plot data and `metrics/evolve.json`.
+Reads the pairs and abstracts; writes the accepted mutated pairs, the per-pair trace (also
+the journal that lets an interrupted run resume), the success-by- generation plot data and
+`metrics/evolve.json` (headline) and `reports/evolve.json` (every figure).
 """
 
 from pathlib import Path
@@ -11,11 +11,12 @@ from scicon.backbones.params import BackboneParams
 from scicon.candidates import CandidateParams
 from scicon.evolve.params import EvolveParams
 from scicon.evolve.pipeline import run_evolve, with_teacher
+from scicon.headline import write_report_and_headline
 from scicon.io import read_jsonl, write_json, write_jsonl
 from scicon.params import load_section, load_thresholds
 from scicon.records.corpus import Abstract
 from scicon.records.pairs import Pair
-from scicon.stage import run_stage, stage_parser
+from scicon.stage import add_metrics_arguments, run_stage, stage_parser
 
 
 def main(args) -> None:
@@ -33,7 +34,7 @@ def main(args) -> None:
     )
     write_jsonl(args.accepted, output.accepted)
     write_json(args.success_plot, output.success_plot)
-    write_json(args.metrics, output.metrics)
+    write_report_and_headline("evolve", output.metrics, args.figures, args.metrics)
 
 
 def parser():
@@ -43,7 +44,7 @@ def parser():
     command.add_argument("--accepted", required=True, help="output JSONL of accepted mutated pairs")
     command.add_argument("--trace", required=True, help="output JSONL trace per pair (the resume journal)")
     command.add_argument("--success-plot", required=True, help="output JSON of success by generation")
-    command.add_argument("--metrics", required=True, help="output metrics JSON")
+    add_metrics_arguments(command)
     command.add_argument(
         "--teacher",
         help="a classifier folder to search against instead of the configured goal (self-training)",

@@ -1,16 +1,18 @@
 """Stage `finetune`: LoRA fine-tuning of a contradiction classifier on SciCon train.
 
 Reads the SciCon folder; writes the adapter and tokenizer, `metrics/finetune.json`
-and the training-loss and dev ROC-AUC curves for `dvc plots`.
+(headline) and `reports/finetune.json` (every figure) and the training-loss and dev
+ROC-AUC curves for `dvc plots`.
 """
 
 from pathlib import Path
 
-from scicon.io import read_jsonl, write_json
+from scicon.headline import write_report_and_headline
+from scicon.io import read_jsonl
 from scicon.params import load_section
 from scicon.plots import write_csv
 from scicon.records.dataset import Example
-from scicon.stage import run_stage, stage_parser
+from scicon.stage import add_metrics_arguments, run_stage, stage_parser
 from scicon.train import finetune
 from scicon.train.calibrate import calibrate_student
 from scicon.train.params import FinetuneParams
@@ -25,14 +27,14 @@ def main(args) -> None:
     result.metrics["calibration"] = calibrate_student(Path(args.model), dev, params.calibration)
     write_csv(args.loss_plot, result.loss_curve, ("step", "epoch", "loss", "learning_rate"))
     write_csv(args.dev_plot, result.dev_curve, ("step", "dev_roc_auc", "dev_loss"))
-    write_json(args.metrics, result.metrics)
+    write_report_and_headline("finetune", result.metrics, args.figures, args.metrics)
 
 
 def parser():
     command = stage_parser(__doc__)
     command.add_argument("--scicon", required=True, help="SciCon folder with train.jsonl and dev.jsonl")
     command.add_argument("--model", required=True, help="output folder for adapter and tokenizer")
-    command.add_argument("--metrics", required=True, help="output metrics JSON")
+    add_metrics_arguments(command)
     command.add_argument("--loss-plot", required=True, help="output CSV: training loss per logged step")
     command.add_argument("--dev-plot", required=True, help="output CSV: dev ROC-AUC per evaluation")
     return command

@@ -1,22 +1,23 @@
 """Stage `negatives`: rule-based contradictions and label-preserving controls for every pair.
 
-Reads the pairs and the abstracts they come from (numbers and entity names for the
-swaps); writes the negatives, what could not be made or was filtered out with its reason,
-and `metrics/negatives.json`. The operators are `candidates.operators` and
-`negatives.filters` applies the checks of params `candidates` (grounded, fluent): the
-same that make and check a search candidate.
+Reads the pairs and the abstracts they come from (numbers and entity names for the swaps);
+writes the negatives, what could not be made or was filtered out with its reason, and
+`metrics/negatives.json` (headline) and `reports/negatives.json` (every figure). The
+operators are `candidates.operators` and `negatives.filters` applies the checks of params
+`candidates` (grounded, fluent): the same that make and check a search candidate.
 """
 
 import contextlib
 
 from scicon.candidates import CandidateParams, loaded_fluency_scorer
-from scicon.io import read_jsonl, write_json, write_jsonl
+from scicon.headline import write_report_and_headline
+from scicon.io import read_jsonl, write_jsonl
 from scicon.params import load_section
 from scicon.records.corpus import Abstract
 from scicon.records.pairs import Pair
 from scicon.rules.generators import build_negatives
 from scicon.rules.params import NegativesParams
-from scicon.stage import run_stage, stage_parser
+from scicon.stage import add_metrics_arguments, run_stage, stage_parser
 
 
 def main(args) -> None:
@@ -30,7 +31,7 @@ def main(args) -> None:
         result = build_negatives(pairs, abstracts, params, candidates.operators, grounding, fluency)
     write_jsonl(args.negatives, result.negatives)
     write_jsonl(args.skipped, result.skipped)
-    write_json(args.metrics, result.metrics)
+    write_report_and_headline("negatives", result.metrics, args.figures, args.metrics)
 
 
 def parser():
@@ -39,7 +40,7 @@ def parser():
     command.add_argument("--abstracts", required=True, help="input JSONL of abstracts (context for swaps)")
     command.add_argument("--negatives", required=True, help="output JSONL of rule negatives")
     command.add_argument("--skipped", required=True, help="output JSONL of what no operator could edit")
-    command.add_argument("--metrics", required=True, help="output metrics JSON")
+    add_metrics_arguments(command)
     return command
 
 

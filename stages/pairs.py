@@ -1,21 +1,23 @@
 """Stage `pairs`: entailing conclusion–conclusion and result–conclusion pairs per abstract.
 
-Reads the ingested abstracts; writes the pairs, the skipped candidates with their
-reason, and `metrics/pairs.json`. With `pairs.result_selector: llm` or
-`pairs.generate_missing_conclusions`, the backbone of params `backbone` is used; with
-`pairs.result_selector: entailment` or `pairs.min_entailment`, the entailment stage's judge
-(`pairs.entailment_model`) scores every pair.
+Reads the ingested abstracts; writes the pairs, the skipped candidates with their reason,
+and `metrics/pairs.json` (headline) and `reports/pairs.json` (every figure). With
+`pairs.result_selector: llm` or `pairs.generate_missing_conclusions`, the backbone of
+params `backbone` is used; with `pairs.result_selector: entailment` or
+`pairs.min_entailment`, the entailment stage's judge (`pairs.entailment_model`) scores
+every pair.
 """
 
 import contextlib
 
 from scicon.backbones.params import BackboneParams
-from scicon.io import read_jsonl, write_json, write_jsonl
+from scicon.headline import write_report_and_headline
+from scicon.io import read_jsonl, write_jsonl
 from scicon.pairing import build_pairs, make_selector
 from scicon.pairing.params import PairsParams
 from scicon.params import load_section
 from scicon.records.corpus import Abstract
-from scicon.stage import run_stage, stage_parser
+from scicon.stage import add_metrics_arguments, run_stage, stage_parser
 
 
 def main(args) -> None:
@@ -39,7 +41,7 @@ def main(args) -> None:
         result.metrics["backbone"] = backbone.metrics()
     write_jsonl(args.pairs, result.pairs)
     write_jsonl(args.skipped, result.skipped)
-    write_json(args.metrics, result.metrics)
+    write_report_and_headline("pairs", result.metrics, args.figures, args.metrics)
 
 
 def parser():
@@ -47,7 +49,7 @@ def parser():
     command.add_argument("--abstracts", required=True, help="input JSONL of abstracts")
     command.add_argument("--pairs", required=True, help="output JSONL of pairs")
     command.add_argument("--skipped", required=True, help="output JSONL of skipped candidates")
-    command.add_argument("--metrics", required=True, help="output metrics JSON")
+    add_metrics_arguments(command)
     return command
 
 

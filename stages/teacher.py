@@ -2,18 +2,19 @@
 
 Reads the pairs and the rule negatives (and the labelled NLI sets of `teacher.labelled`,
 under `labelled_root`); writes the classifier folder with its `calibration.json`,
-`metrics/teacher.json` (with its figures on the gold pairs of `gold`, when configured) and
-the training-loss and dev ROC-AUC curves.
+`metrics/teacher.json` (headline) and `reports/teacher.json` (every figure), with its
+figures on the gold pairs of `gold`, when configured, and the training-loss and dev
+ROC-AUC curves.
 """
 
 from pathlib import Path
 
 from scicon.dataset.sources import SourcePaths
 from scicon.evaluate.params import GoldSpec
-from scicon.io import write_json
+from scicon.headline import write_report_and_headline
 from scicon.params import load_key, load_section
 from scicon.plots import write_csv
-from scicon.stage import run_stage, stage_parser
+from scicon.stage import add_metrics_arguments, run_stage, stage_parser
 from scicon.teacher.data import teacher_data
 from scicon.teacher.gold import gold_figures
 from scicon.teacher.params import TeacherParams
@@ -30,7 +31,7 @@ def main(args) -> None:
     result.metrics["gold"] = gold_figures(Path(args.model), gold, target)
     write_csv(args.loss_plot, result.loss_curve, ("step", "epoch", "loss", "learning_rate"))
     write_csv(args.dev_plot, result.dev_curve, ("step", "dev_roc_auc", "dev_loss"))
-    write_json(args.metrics, result.metrics)
+    write_report_and_headline("teacher", result.metrics, args.figures, args.metrics)
 
 
 def parser():
@@ -38,7 +39,7 @@ def parser():
     command.add_argument("--pairs", required=True, help="input JSONL of entailing pairs")
     command.add_argument("--negatives", required=True, help="input JSONL of rule negatives")
     command.add_argument("--model", required=True, help="output folder of the calibrated teacher")
-    command.add_argument("--metrics", required=True, help="output metrics JSON")
+    add_metrics_arguments(command)
     command.add_argument("--loss-plot", required=True, help="output CSV: training loss per logged step")
     command.add_argument("--dev-plot", required=True, help="output CSV: dev ROC-AUC per evaluation")
     return command

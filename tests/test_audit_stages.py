@@ -46,7 +46,8 @@ def export(tmp_path, params):
 
 
 def score(tmp_path, params) -> dict:
-    outputs = ["--metrics", str(tmp_path / "audit.json"), "--report", str(tmp_path / "report.md")]
+    outputs = ["--metrics", str(tmp_path / "headline.json"), "--figures", str(tmp_path / "audit.json")]
+    outputs += ["--report", str(tmp_path / "report.md")]
     outputs += ["--disagreements", str(tmp_path / "disagreements.jsonl")]
     audit_score.main(
         audit_score.parser().parse_args(
@@ -124,7 +125,7 @@ def test_dvc_versions_the_sample_and_metrics_diff_shows_the_audit_moving(project
     write_build(copy / "data" / "scicon", build_rows())
     dvc(copy, env, "repro", "--single-item", "audit_sample")
     dvc(copy, env, "repro", "--single-item", "audit_score")
-    assert json.loads((copy / "metrics/audit.json").read_text())["status"] == "no_annotations"
+    assert json.loads((copy / "reports/audit.json").read_text())["status"] == "no_annotations"
     assert (
         "audit/blinded" not in (copy / ".gitignore").read_text() if (copy / ".gitignore").exists() else True
     )
@@ -139,6 +140,6 @@ def test_dvc_versions_the_sample_and_metrics_diff_shows_the_audit_moving(project
     rerun = dvc(copy, env, "repro", "--single-item", "audit_score")
     assert "Running stage 'audit_score'" in rerun.stdout
     diff = json.loads(dvc(copy, env, "metrics", "diff", "--json").stdout)["metrics/audit.json"]
-    assert diff["agreement"]["new"] == 1.0 and diff["annotations.answers"]["new"] == len(items)
+    assert diff["agreement"]["new"] == 1.0 and diff["items_judged"]["new"] == len(items)
     again = dvc(copy, env, "repro", "--single-item", "audit_score")
     assert "didn't change" in again.stdout

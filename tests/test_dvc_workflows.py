@@ -136,6 +136,68 @@ def test_a_threshold_experiment_reruns_evolve_and_downstream_only_and_metrics_di
     assert evolve["similarity_pass_rate"]["new"] < evolve["similarity_pass_rate"]["old"]
     table = dvc(project, env, "metrics", "diff", "--precision", "3").stdout
     assert "similarity_pass_rate" in table
+    # only results are metrics: no timing or cache counter moves between the two runs
+    moved = [f"{path}:{key}" for path, keys in diff.items() for key in keys]
+    assert not [key for key in moved if any(word in key for word in OPERATIONAL_WORDS)], moved
+
+    # exp show: the headline is there, the breakdowns are in reports/, not in the table
+    shown = json.loads(dvc(project, env, "exp", "show", "--json").stdout)
+    columns = metric_columns(shown)
+    assert {"metrics/evolve.json:attack_success_rate", "metrics/evolve.json:similarity_pass_rate"} <= columns
+    assert {"metrics/build.json:examples", "metrics/finetune.json:dev_roc_auc"} <= columns
+    assert not [column for column in columns if any(word in column for word in BREAKDOWN_WORDS)], columns
+    # the documented command fits 120 columns for the workspace and the experiment
+    command = documented_exp_show()
+    table = run(["bash", "-c", command], project, {**env, "COLUMNS": "400"}).stdout
+    assert "attack_success_rate" in table
+    assert max(len(line) for line in table.splitlines()) <= 120, table
+
+
+OPERATIONAL_WORDS = ("seconds", "cache", "calls", "resumed")
+BREAKDOWN_WORDS = (
+    "rejections",
+    "by_operator",
+    "per_operator",
+    "backbone",
+    "skipped",
+    "calibration",
+    "seconds",
+)
+
+
+def metric_columns(shown) -> set[str]:
+    """``file:dotted.key`` of every metric in ``dvc exp show --json`` output."""
+    columns = set()
+
+    def walk(prefix: str, value) -> None:
+        if isinstance(value, dict):
+            for key, inner in value.items():
+                walk(f"{prefix}.{key}" if prefix else key, inner)
+        else:
+            columns.add(prefix)
+
+    def visit(node) -> None:
+        if isinstance(node, list):
+            for item in node:
+                visit(item)
+        elif isinstance(node, dict):
+            metrics = (node.get("data") or {}).get("metrics") if isinstance(node.get("data"), dict) else None
+            for path, entry in (metrics or {}).items():
+                for key, value in (entry.get("data") or {}).items():
+                    walk(f"{path}:{key}", value)
+            for inner in node.values():
+                if isinstance(inner, (list, dict)):
+                    visit(inner)
+
+    visit(shown)
+    return columns
+
+
+def documented_exp_show() -> str:
+    """The command docs/workflows.md gives under its ``<!-- exp-show -->`` marker."""
+    text = (Path(__file__).resolve().parent.parent / "docs/workflows.md").read_text()
+    block = text.split("<!-- exp-show -->", 1)[1].split("```", 2)[1]
+    return block.removeprefix("bash").strip()
 
 
 def test_sweep_experiments_are_collected_into_the_sensitivity_plot(released, tmp_path):

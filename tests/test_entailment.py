@@ -83,7 +83,8 @@ def test_the_stage_trains_a_calibrated_judge_whose_classes_are_named(tmp_path):
     argv = [
         "--params", str(tmp_path / "params.yaml"),
         "--model", str(out / "entailment"),
-        "--metrics", str(out / "entailment.json"),
+        "--metrics", str(out / "headline.json"),
+        "--figures", str(out / "entailment.json"),
         "--loss-plot", str(out / "loss.csv"),
         "--dev-plot", str(out / "dev.csv"),
     ]  # fmt: skip
@@ -116,7 +117,8 @@ def test_an_untrained_judge_says_so_and_the_pairs_stage_refuses_it(tmp_path):
     argv = [
         "--params", str(PARAMS_FILE),
         "--model", str(out / "entailment"),
-        "--metrics", str(out / "entailment.json"),
+        "--metrics", str(out / "headline.json"),
+        "--figures", str(out / "entailment.json"),
         "--loss-plot", str(out / "loss.csv"),
         "--dev-plot", str(out / "dev.csv"),
     ]  # fmt: skip

@@ -69,7 +69,8 @@ def test_evolve_stage_runs_on_the_embedded_model(tmp_path, cache_dir):
         "--accepted", str(outputs["accepted"]),
         "--trace", str(outputs["trace"]),
         "--success-plot", str(outputs["success_plot"]),
-        "--metrics", str(outputs["metrics"]),
+        "--metrics", str(outputs["metrics"].with_name("headline.json")),
+        "--figures", str(outputs["metrics"]),
     ]  # fmt: skip
     evolve.main(evolve.parser().parse_args(argv))
 

@@ -144,7 +144,8 @@ def test_the_stage_with_tfidf_and_no_filter_loads_no_judge_and_no_torch(tmp_path
         "--abstracts", str(tmp_path / "abstracts.jsonl"),
         "--pairs", str(tmp_path / "pairs.jsonl"),
         "--skipped", str(tmp_path / "skipped.jsonl"),
-        "--metrics", str(tmp_path / "pairs.json"),
+        "--metrics", str(tmp_path / "headline.json"),
+        "--figures", str(tmp_path / "pairs.json"),
     ]  # fmt: skip
     done = subprocess.run([sys.executable, "-c", script, *argv], cwd=REPO, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr

@@ -16,8 +16,8 @@ pytestmark = pytest.mark.slow
 def test_repro_runs_ingest_and_pairs_then_reports_nothing_changed(project):
     copy, env = project
     dvc(copy, env, "repro", "pairs")
-    ingest = json.loads((copy / "metrics/ingest.json").read_text())
-    pairs = json.loads((copy / "metrics/pairs.json").read_text())
+    ingest = json.loads((copy / "reports/ingest.json").read_text())
+    pairs = json.loads((copy / "reports/pairs.json").read_text())
     assert ingest["abstracts"] == 40
     assert pairs["pairs"] > 40
     assert (copy / "data/interim/pairs.jsonl").read_text().count("\n") == pairs["pairs"]
@@ -25,11 +25,11 @@ def test_repro_runs_ingest_and_pairs_then_reports_nothing_changed(project):
     again = dvc(copy, env, "repro", "pairs")
     assert "Data and pipelines are up to date" in again.stdout
 
-    # outputs are DVC-tracked and ignored by git; metrics are committed to git
+    # outputs are DVC-tracked and ignored by git; metrics and reports are committed to git
     ignored = run(["git", "check-ignore", "data/interim/pairs.jsonl"], copy, env, check=False)
     assert ignored.returncode == 0
-    metrics_ignored = run(["git", "check-ignore", "metrics/pairs.json"], copy, env, check=False)
-    assert metrics_ignored.returncode == 1
+    for committed in ("metrics/pairs.json", "reports/pairs.json"):
+        assert run(["git", "check-ignore", committed], copy, env, check=False).returncode == 1
 
 
 def test_changing_a_pairs_param_reruns_pairs_only(project):
@@ -38,7 +38,7 @@ def test_changing_a_pairs_param_reruns_pairs_only(project):
     rerun = dvc(copy, env, "exp", "run", "pairs", "-S", "pairs.result_selector=overlap")
     assert "Stage 'ingest' didn't change, skipping" in rerun.stdout
     assert "Running stage 'pairs'" in rerun.stdout
-    assert json.loads((copy / "metrics/pairs.json").read_text())["result_selector"] == "overlap"
+    assert json.loads((copy / "reports/pairs.json").read_text())["result_selector"] == "overlap"
 
 
 def test_a_malformed_source_fails_the_stage_naming_file_and_line(project, tmp_path):
@@ -76,12 +76,12 @@ def test_repro_builds_finetunes_and_evaluates_with_fixture_sources(project):
     (copy / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
     # from build on only: evolve and negatives are not run, their stand-in files are read
     dvc(copy, env, "repro", "--downstream", "build")
-    build = json.loads((copy / "metrics/build.json").read_text())
+    build = json.loads((copy / "reports/build.json").read_text())
     assert build["examples"] > 100 and build["sources_unavailable"] == 0
     assert (copy / "data/scicon/README.md").read_text().startswith("---\n")
-    finetune = json.loads((copy / "metrics/finetune.json").read_text())
+    finetune = json.loads((copy / "reports/finetune.json").read_text())
     assert finetune["steps"] == 3
-    evaluate = json.loads((copy / "metrics/evaluate.json").read_text())
+    evaluate = json.loads((copy / "reports/evaluate.json").read_text())
     assert evaluate["demo_biomed_nli"]["status"] == "evaluated"
     demo_scicon = evaluate["demo_biomed_nli"]["models"]["scicon"]
     assert 0 <= demo_scicon["roc_auc_ci_low"] <= demo_scicon["roc_auc_ci_high"] <= 1
@@ -117,7 +117,7 @@ def test_a_code_change_recomputes_evolve_and_an_operational_key_reruns_nothing(p
     update_params(copy, {key: FAST_PIPELINE_PARAMS[key] for key in ("teacher", "evolve")})
     commit_all(copy, env, "fast evolve")
     dvc(copy, env, "repro", "evolve")
-    first = json.loads((copy / "metrics/evolve.json").read_text())
+    first = json.loads((copy / "reports/evolve.json").read_text())
     assert first["pairs_tried"] == 3 and first["resumed_pairs"] == 0
 
     # workers change how fast a run goes, not what it finds: nothing reruns
@@ -126,14 +126,14 @@ def test_a_code_change_recomputes_evolve_and_an_operational_key_reruns_nothing(p
 
     # the same code, forced: every pair comes from the journal
     dvc(copy, env, "repro", "--force", "--single-item", "evolve")
-    assert json.loads((copy / "metrics/evolve.json").read_text())["resumed_pairs"] == 3
+    assert json.loads((copy / "reports/evolve.json").read_text())["resumed_pairs"] == 3
 
     # a code change on the search path: DVC reruns the stage and the stage searches again
     search = copy / "scicon/search/evolutionary.py"
     search.write_text(search.read_text() + "\n# a bug fix would go here\n")
     rerun = dvc(copy, env, "repro", "evolve")
     assert "Running stage 'evolve'" in rerun.stdout
-    after = json.loads((copy / "metrics/evolve.json").read_text())
+    after = json.loads((copy / "reports/evolve.json").read_text())
     assert after["resumed_pairs"] == 0 and after["pairs_tried"] == 3
 
 
@@ -152,12 +152,12 @@ def test_the_trained_teacher_accepts_pairs_and_a_self_training_round_runs_end_to
     commit_all(copy, env, "fast pipeline with a second round")
     dvc(copy, env, "repro")
 
-    teacher = json.loads((copy / "metrics/teacher.json").read_text())
+    teacher = json.loads((copy / "reports/teacher.json").read_text())
     # the default teacher reads the vendored Check-COVID claims only: no DAG pairs, no probe
     assert teacher["training"]["steps"] == 4 and teacher["labelled"] == {"check_covid": 1504}
     assert teacher["probe"]["raw"] is None
     assert (copy / "models/teacher/calibration.json").is_file()
-    evolve = json.loads((copy / "metrics/evolve.json").read_text())
+    evolve = json.loads((copy / "reports/evolve.json").read_text())
     # every pair was judged by the trained, calibrated teacher; a 4-step teacher is too close
     # to constant for acceptances to be guaranteed, so only that it ran is checked here
     assert evolve["pairs_tried"] == 20 and evolve["errors"] == 0
@@ -167,7 +167,7 @@ def test_the_trained_teacher_accepts_pairs_and_a_self_training_round_runs_end_to
     assert {"similarity", "claim"} <= set(evolve["filters"])
     assert (copy / "models/scicon-classifier/calibration.json").is_file()  # the student can teach
 
-    round2 = {name: json.loads((copy / f"metrics/rounds/r2/{name}.json").read_text()) for name in (
+    round2 = {name: json.loads((copy / f"reports/rounds/r2/{name}.json").read_text()) for name in (
         "evolve", "build", "finetune", "evaluate")}  # fmt: skip
     assert round2["evolve"]["pairs_tried"] == 20 and round2["evolve"]["recipe"] == "custom"
     assert round2["finetune"]["steps"] == 3

@@ -14,7 +14,7 @@ pytestmark = pytest.mark.slow
 def test_repro_negatives_then_a_negatives_param_reruns_only_that_stage(project):
     copy, env = project
     dvc(copy, env, "repro", "negatives")
-    metrics = json.loads((copy / "metrics/negatives.json").read_text())
+    metrics = json.loads((copy / "reports/negatives.json").read_text())
     lines = (copy / "data/negatives/negatives.jsonl").read_text().splitlines()
     edited = metrics["pairs"] - sum(metrics["pairs_of_kinds_not_edited"].values())
     assert edited > 40 and metrics["negatives"] == len(lines) > edited
@@ -25,6 +25,6 @@ def test_repro_negatives_then_a_negatives_param_reruns_only_that_stage(project):
     rerun = dvc(copy, env, "exp", "run", "negatives", "-S", "negatives.generator=modified_eda")
     assert "Stage 'pairs' didn't change, skipping" in rerun.stdout
     assert "Running stage 'negatives'" in rerun.stdout
-    eda = json.loads((copy / "metrics/negatives.json").read_text())
+    eda = json.loads((copy / "reports/negatives.json").read_text())
     assert eda["generator"] == "modified_eda"
     assert set(eda["pairs_transformable_share"]) == {"eda_antonym", "negation_insert"}

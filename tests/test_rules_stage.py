@@ -93,6 +93,8 @@ def run_stage(
                 "--skipped",
                 str(out / "skipped.jsonl"),
                 "--metrics",
+                str(out / "headline.json"),
+                "--figures",
                 str(out / "metrics.json"),
             ]
         )

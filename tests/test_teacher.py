@@ -94,7 +94,8 @@ def test_the_teacher_stage_writes_a_calibrated_classifier_and_its_figures(dag_da
         "--pairs", str(dag_data / "pairs.jsonl"),
         "--negatives", str(dag_data / "negatives.jsonl"),
         "--model", str(out / "teacher"),
-        "--metrics", str(out / "teacher.json"),
+        "--metrics", str(out / "headline.json"),
+        "--figures", str(out / "teacher.json"),
         "--loss-plot", str(out / "loss.csv"),
         "--dev-plot", str(out / "dev.csv"),
     ]  # fmt: skip

@@ -11,7 +11,7 @@ round trip for any build:
 - :mod:`scicon.audit.annotations` reads the answers back (CSV and Label Studio exports,
   :mod:`scicon.audit.labelstudio`), validating ids, answers and duplicates;
 - :mod:`scicon.audit.agreement` holds the statistics, :mod:`scicon.audit.figures` the
-  figures that go to ``metrics/audit.json`` and :mod:`scicon.audit.report` the markdown page.
+  figures that go to ``reports/audit.json`` and :mod:`scicon.audit.report` the markdown page.
 
 :mod:`scicon.audit.export` and :mod:`scicon.audit.scoring` are the two steps as commands
 (DVC stages ``audit_sample`` and ``audit_score``, or ``python -m scicon.audit``).

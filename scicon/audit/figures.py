@@ -247,7 +247,7 @@ def disagreements(votes: Sequence[ItemVotes]) -> list[dict]:
 def score_audit(
     items: Sequence[AuditItem], annotations: Annotations, manifest: Mapping, params: AuditParams
 ) -> tuple[dict, list[ItemVotes]]:
-    """``metrics/audit.json`` for the sample ``items`` and the panel's ``annotations``."""
+    """``reports/audit.json`` for the sample ``items`` and the panel's ``annotations``."""
     votes = collect_votes(items, annotations.judgments)
     panel = sorted({name for v in votes for name in v.labels})
     sample = {

@@ -12,14 +12,16 @@ from scicon.audit.params import AuditParams
 from scicon.audit.report import render_report
 from scicon.audit.sample import KEY_FILE, MANIFEST_FILE
 from scicon.errors import InputFormatError, InputNotFoundError
-from scicon.io import atomic_open, read_jsonl, write_json
+from scicon.headline import write_report_and_headline
+from scicon.io import atomic_open, read_jsonl
 from scicon.records.audit import AuditItem
+from scicon.stage import add_metrics_arguments
 
 
 def add_score_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     parser.add_argument("--sample", required=True, help="the sample folder written by the export step")
     parser.add_argument("--annotations", required=True, help="folder of the annotators' files")
-    parser.add_argument("--metrics", required=True, help="output metrics JSON")
+    add_metrics_arguments(parser)
     parser.add_argument("--report", required=True, help="output markdown report")
     parser.add_argument("--disagreements", required=True, help="output JSONL: items the majority disputes")
     return parser
@@ -37,7 +39,7 @@ def run_score(args: argparse.Namespace, params: AuditParams) -> dict:
         raise InputFormatError(str(manifest_path), f"not valid JSON: {error.msg}", error.lineno) from error
     annotations = read_annotations(Path(args.annotations), items)
     metrics, votes = score_audit(items, annotations, manifest, params)
-    write_json(args.metrics, metrics)
+    write_report_and_headline("audit", metrics, args.figures, args.metrics)
     with atomic_open(args.report) as handle:
         handle.write(render_report(metrics, votes, manifest, params))
     with atomic_open(args.disagreements) as handle:

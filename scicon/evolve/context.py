@@ -90,7 +90,7 @@ class AssemblyContext:
         self._models[label] = identity
 
     def record_report(self, part: str, report: dict) -> None:
-        """A fitted part's quality (e.g. the topic model's held-out ROC-AUC), for metrics/evolve.json."""
+        """A fitted part's quality (e.g. the topic model's held-out ROC-AUC), for reports/evolve.json."""
         self.reports[part] = report
 
     def models_digest(self) -> str:

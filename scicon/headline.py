@@ -1,0 +1,150 @@
+"""Headline metrics: the few numbers per stage a researcher compares between runs.
+
+Every stage writes every figure it computed (breakdowns per operator, source and stratum,
+calibration details, skip reasons, cache counters, timings) to ``reports/<stage>.json``
+(``--figures``), tracked in git but not a DVC metric, and the figures chosen here to ``metrics/<stage>.json``,
+the DVC metrics that ``dvc metrics show`` / ``diff`` and ``dvc exp show`` print. Timings and
+cache counters are operational, never headline: two runs with identical results show no
+metric change. docs/workflows.md lists every headline figure and where the rest lives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from scicon.io import write_json
+
+Report = Mapping[str, object]
+
+
+def _at(report: Report, dotted: str):
+    """``report["a"]["b"]`` for ``"a.b"``; None where a level is missing or null."""
+    value: object = report
+    for key in dotted.split("."):
+        if not isinstance(value, Mapping) or key not in value:
+            return None
+        value = value[key]
+    return value
+
+
+def _pick(report: Report, names: Mapping[str, str]) -> dict:
+    return {name: _at(report, dotted) for name, dotted in names.items()}
+
+
+def ingest(report: Report) -> dict:
+    return _pick(report, {"abstracts": "abstracts", "sentences": "sentences"})
+
+
+def entailment(report: Report) -> dict:
+    trained = report.get("trained", True)
+    return {"trained": trained, "dev_roc_auc": _at(report, "dev.calibrated_cross_fitted.roc_auc")}
+
+
+def pairs(report: Report) -> dict:
+    return _pick(report, {"pairs": "pairs", "result_conclusion_pairs": "pairs_per_kind.result_conclusion"})
+
+
+def negatives(report: Report) -> dict:
+    return _pick(
+        report,
+        {
+            "contradictions": "contradictions",
+            "controls": "controls",
+            "pairs_untouched_share": "pairs_untouched_share",
+        },
+    )
+
+
+def teacher(report: Report) -> dict:
+    return _pick(
+        report,
+        {
+            "dev_roc_auc": "dev.calibrated_cross_fitted.roc_auc",
+            "gold_roc_auc": "gold.overall.roc_auc",
+            "gold_roc_auc_within_rule_negatives": "gold.within_rule_negatives.roc_auc",
+            "gold_precision_at_target": "gold.at_target.precision",
+        },
+    )
+
+
+def evolve(report: Report) -> dict:
+    return _pick(
+        report,
+        {
+            "attack_success_rate": "attack_success_rate",
+            "attack_success_rate_ci_low": "attack_success_rate_ci_low",
+            "attack_success_rate_ci_high": "attack_success_rate_ci_high",
+            "succeeded": "succeeded",
+            "pairs_tried": "pairs_tried",
+            "similarity_pass_rate": "similarity_pass_rate",
+            "claim_pass_rate": "claim_pass_rate",
+            "target_pass_rate": "target_pass_rate",
+            "contradiction_ratio": "contradiction_ratio",
+        },
+    )
+
+
+def build(report: Report) -> dict:
+    return _pick(
+        report,
+        {
+            "examples": "examples",
+            "contradiction_fraction": "all.contradiction_fraction",
+            "hypothesis_only_roc_auc": "hypothesis_only_roc_auc",
+        },
+    )
+
+
+def finetune(report: Report) -> dict:
+    return _pick(report, {"dev_roc_auc": "dev_roc_auc", "best_step": "best_step"})
+
+
+def evaluate(report: Report) -> dict:
+    """ROC-AUC of every classifier and of the best trivial baseline per evaluated benchmark,
+    and how many benchmarks a trivial baseline wins against SciCon."""
+    figures: dict = {}
+    for name, benchmark in report.items():
+        if not isinstance(benchmark, Mapping) or benchmark.get("status") != "evaluated":
+            continue
+        models = benchmark.get("models") or {}
+        figures[name] = {f"{model}_roc_auc": _at(models, f"{model}.roc_auc") for model in models}
+        figures[name]["best_baseline_roc_auc"] = benchmark.get("best_baseline_roc_auc")
+    figures["benchmarks_evaluated"] = report.get("benchmarks_evaluated")
+    figures["baseline_wins_scicon"] = _at(report, "baseline_wins.scicon")
+    return figures
+
+
+def audit(report: Report) -> dict:
+    return _pick(
+        report,
+        {
+            "items_judged": "items_judged",
+            "agreement": "agreement",
+            "majority_accuracy": "majority_accuracy",
+            "contradiction_precision": "precision.contradiction.precision",
+            "fleiss_kappa": "reliability.fleiss_kappa",
+        },
+    )
+
+
+HEADLINES: dict[str, Callable[[Report], dict]] = {
+    "ingest": ingest,
+    "entailment": entailment,
+    "pairs": pairs,
+    "negatives": negatives,
+    "teacher": teacher,
+    "evolve": evolve,
+    "build": build,
+    "finetune": finetune,
+    "evaluate": evaluate,
+    "audit": audit,
+}
+
+
+def write_report_and_headline(
+    stage: str, report: Report, figures_path: str | Path, metrics_path: str | Path
+) -> None:
+    """The whole ``report`` to ``figures_path``; the stage's headline figures to ``metrics_path``."""
+    write_json(figures_path, report)
+    write_json(metrics_path, HEADLINES[stage](report))
