@@ -69,17 +69,20 @@ def teacher(report: Report) -> dict:
 
 
 def evolve(report: Report) -> dict:
+    """Short names, so the thresholds and their filters fit one terminal row in ``dvc exp show``:
+    ``asr`` is the attack success rate (paper section 6), ``<threshold>_pass`` the share of
+    scored candidates the filter of that threshold passed."""
     return _pick(
         report,
         {
-            "attack_success_rate": "attack_success_rate",
-            "attack_success_rate_ci_low": "attack_success_rate_ci_low",
-            "attack_success_rate_ci_high": "attack_success_rate_ci_high",
-            "succeeded": "succeeded",
+            "asr": "attack_success_rate",
+            "asr_ci_low": "attack_success_rate_ci_low",
+            "asr_ci_high": "attack_success_rate_ci_high",
+            "accepted": "succeeded",
             "pairs_tried": "pairs_tried",
-            "similarity_pass_rate": "similarity_pass_rate",
-            "claim_pass_rate": "claim_pass_rate",
-            "target_pass_rate": "target_pass_rate",
+            "sim_pass": "similarity_pass_rate",
+            "claim_pass": "claim_pass_rate",
+            "target_pass": "target_pass_rate",
             "contradiction_ratio": "contradiction_ratio",
         },
     )

@@ -43,7 +43,7 @@ SWEEP_VALUES: dict[str, tuple[float, ...]] = {
     "target": (0.1, 0.25, 0.4, 0.55, 0.7),
 }
 # The filter each threshold controls, by its pass-rate key in metrics/evolve.json (the headline).
-PASS_RATE_METRIC = {"sim": "similarity_pass_rate", "claim": "claim_pass_rate", "target": "target_pass_rate"}
+PASS_RATE_METRIC = {"sim": "sim_pass", "claim": "claim_pass", "target": "target_pass"}
 EXPERIMENT_PREFIX = "sweep"
 EVOLVE_METRICS = "metrics/evolve.json"
 SWEEP_FIELDS = (
@@ -118,7 +118,8 @@ def results_from_experiments(experiments: Iterable[Mapping]) -> list[SweepResult
         thresholds = Thresholds(
             sim=_column(row, "sim"), claim=_column(row, "claim"), target=_column(row, "target")
         )
-        metrics = {key: _column(row, key) for key in (*PASS_RATE_METRIC.values(), *_RATE_KEYS)}
+        metrics = {key: _column(row, key) for key in PASS_RATE_METRIC.values()}
+        metrics |= {field: _column(row, column) for field, column in _RATE_COLUMNS.items()}
         for count in ("pairs_tried", "succeeded"):  # exp_show may hand counts back as floats
             if metrics[count] is not None:
                 metrics[count] = int(metrics[count])
@@ -126,13 +127,14 @@ def results_from_experiments(experiments: Iterable[Mapping]) -> list[SweepResult
     return results
 
 
-_RATE_KEYS = (
-    "pairs_tried",
-    "succeeded",
-    "attack_success_rate",
-    "attack_success_rate_ci_low",
-    "attack_success_rate_ci_high",
-)
+# The sweep table's fields, by their headline names in metrics/evolve.json.
+_RATE_COLUMNS = {
+    "pairs_tried": "pairs_tried",
+    "succeeded": "accepted",
+    "attack_success_rate": "asr",
+    "attack_success_rate_ci_low": "asr_ci_low",
+    "attack_success_rate_ci_high": "asr_ci_high",
+}
 
 
 def _column(row: Mapping, key: str) -> float | None:
@@ -166,7 +168,7 @@ def sweep_rows(results: Sequence[SweepResult], defaults: Thresholds) -> list[dic
                     "is_default": math.isclose(value, getattr(defaults, threshold)),
                     "experiment": result.experiment,
                     "pass_rate": result.metrics.get(pass_rate_key),
-                    **{key: result.metrics.get(key) for key in _RATE_KEYS},
+                    **{field: result.metrics.get(field) for field in _RATE_COLUMNS},
                 }
             )
     return rows
@@ -216,7 +218,7 @@ def plot_sweep(rows: Sequence[Mapping], defaults: Thresholds, path: Path) -> Non
         if pass_values:
             passes.plot(*zip(*pass_values, strict=True), color="tab:orange", linestyle="--", marker="s")
         passes.set_ylim(-0.02, 1.02)
-        passes.set_ylabel(f"{PASS_RATE_METRIC[threshold].replace('_', ' ')}", color="tab:orange")
+        passes.set_ylabel(f"{threshold} filter pass rate", color="tab:orange")
         pairs = {row["pairs_tried"] for row in panel}
         axis.set_title(
             f"{threshold}: n = {', '.join(str(p) for p in sorted(pairs))} pairs per point", fontsize=10

@@ -120,7 +120,7 @@ def test_a_threshold_experiment_reruns_evolve_and_downstream_only_and_metrics_di
     project = tmp_path / "experiment"
     shutil.copytree(source, project)
     before = json.loads((project / "metrics/evolve.json").read_text())
-    assert before["similarity_pass_rate"] is not None, "the fixture build scored no candidate"
+    assert before["sim_pass"] is not None, "the fixture build scored no candidate"
     # rule edits keep the topic (P(same topic) about 0.98), so only a strict threshold rejects some
     rerun = dvc(project, env, "exp", "run", "--set-param", "sim=0.995")
     for unchanged in ("ingest", "pairs", "negatives"):
@@ -133,9 +133,9 @@ def test_a_threshold_experiment_reruns_evolve_and_downstream_only_and_metrics_di
     assert (sim["old"], sim["new"]) == (0.5, 0.995)
     diff = json.loads(dvc(project, env, "metrics", "diff", "--json").stdout)
     evolve = diff["metrics/evolve.json"]
-    assert evolve["similarity_pass_rate"]["new"] < evolve["similarity_pass_rate"]["old"]
+    assert evolve["sim_pass"]["new"] < evolve["sim_pass"]["old"]
     table = dvc(project, env, "metrics", "diff", "--precision", "3").stdout
-    assert "similarity_pass_rate" in table
+    assert "sim_pass" in table
     # only results are metrics: no timing or cache counter moves between the two runs
     moved = [f"{path}:{key}" for path, keys in diff.items() for key in keys]
     assert not [key for key in moved if any(word in key for word in OPERATIONAL_WORDS)], moved
@@ -143,13 +143,13 @@ def test_a_threshold_experiment_reruns_evolve_and_downstream_only_and_metrics_di
     # exp show: the headline is there, the breakdowns are in reports/, not in the table
     shown = json.loads(dvc(project, env, "exp", "show", "--json").stdout)
     columns = metric_columns(shown)
-    assert {"metrics/evolve.json:attack_success_rate", "metrics/evolve.json:similarity_pass_rate"} <= columns
+    assert {"metrics/evolve.json:asr", "metrics/evolve.json:sim_pass"} <= columns
     assert {"metrics/build.json:examples", "metrics/finetune.json:dev_roc_auc"} <= columns
     assert not [column for column in columns if any(word in column for word in BREAKDOWN_WORDS)], columns
     # the documented command fits 120 columns for the workspace and the experiment
     command = documented_exp_show()
     table = run(["bash", "-c", command], project, {**env, "COLUMNS": "400"}).stdout
-    assert "attack_success_rate" in table
+    assert "asr" in table and "sim_pass" in table
     assert max(len(line) for line in table.splitlines()) <= 120, table
 
 

@@ -36,7 +36,7 @@ def test_the_evolve_headline_leaves_timings_counters_and_breakdowns_in_the_repor
     write_report_and_headline("evolve", report, figures, metrics)
 
     headline = json.loads(metrics.read_text())
-    assert headline["attack_success_rate"] == 0.4 and headline["succeeded"] == 4
+    assert headline["asr"] == 0.4 and headline["accepted"] == 4 and headline["sim_pass"] == 0.9
     assert not {"wall_seconds", "backbone", "rejections"} & set(headline)
     assert json.loads(figures.read_text()) == report
 

@@ -30,13 +30,13 @@ def exp_row(name: str, sim: float, claim: float, target: float, succeeded: int, 
         "claim": claim,
         "target": target,
         "pairs_tried": 10,
-        "succeeded": succeeded,
-        "attack_success_rate": succeeded / 10,
-        "attack_success_rate_ci_low": max(0.0, succeeded / 10 - 0.2),
-        "attack_success_rate_ci_high": min(1.0, succeeded / 10 + 0.2),
-        "similarity_pass_rate": 0.8,
-        "claim_pass_rate": 0.95,
-        "target_pass_rate": 0.1,
+        "accepted": succeeded,
+        "asr": succeeded / 10,
+        "asr_ci_low": max(0.0, succeeded / 10 - 0.2),
+        "asr_ci_high": min(1.0, succeeded / 10 + 0.2),
+        "sim_pass": 0.8,
+        "claim_pass": 0.95,
+        "target_pass": 0.1,
         **extra,
     }
 
@@ -73,11 +73,10 @@ def test_results_keep_finished_sweep_experiments_and_resolve_prefixed_columns():
         exp_row("sweep-a", 0.5, 0.1, 0.4, 3),
         exp_row("sweep-queued", 0.2, 0.1, 0.4, 0, State="Queued"),
         exp_row("other-experiment", 0.2, 0.9, 0.4, 1),
-        {**exp_row("sweep-b", 0.2, 0.1, 0.4, 0), "attack_success_rate": None,
-         "metrics/evolve.json:attack_success_rate": 0.0},
-        {"Experiment": "sweep-failed-early", "State": "Success", "sim": 0.8, "attack_success_rate": "-"},
+        {**exp_row("sweep-b", 0.2, 0.1, 0.4, 0), "asr": None, "metrics/evolve.json:asr": 0.0},
+        {"Experiment": "sweep-failed-early", "State": "Success", "sim": 0.8, "asr": "-"},
         # a column where some experiments lack the value comes back as text
-        {**exp_row("sweep-c", "0.8", "0.1", "0.4", 0), "pairs_tried": "10", "attack_success_rate": "None"},
+        {**exp_row("sweep-c", "0.8", "0.1", "0.4", 0), "pairs_tried": "10", "asr": "None"},
     ]  # fmt: skip
     results = results_from_experiments(rows)
     assert [r.experiment for r in results] == ["sweep-a", "sweep-b", "sweep-c"]
@@ -99,7 +98,7 @@ def test_rows_put_each_experiment_in_the_panel_of_the_threshold_it_changes():
     rows = sweep_rows(results, DEFAULTS)
     panels = {(row["threshold"], row["value"]): row for row in rows}
     assert set(panels) == {("sim", 0.5), ("sim", 0.8), ("claim", 0.1), ("target", 0.1), ("target", 0.4)}
-    assert panels[("sim", 0.8)]["pass_rate"] == 0.8  # similarity_pass_rate
+    assert panels[("sim", 0.8)]["pass_rate"] == 0.8  # sim_pass
     assert panels[("claim", 0.1)]["pass_rate"] == 0.95 and panels[("claim", 0.1)]["is_default"]
     assert panels[("target", 0.1)]["attack_success_rate"] == pytest.approx(0.6)
     assert not panels[("target", 0.1)]["is_default"]
