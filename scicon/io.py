@@ -14,7 +14,7 @@ import os
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import IO, TypeVar
+from typing import IO, BinaryIO, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -69,10 +69,21 @@ def write_jsonl(path: str | os.PathLike, records: Iterable[BaseModel]) -> int:
     return count
 
 
+def decoded_lines(stream: BinaryIO, origin: str, encoding: str = "utf-8") -> Iterator[str]:
+    """The lines of a binary ``stream``, line endings kept; bytes that are not ``encoding``
+    raise :class:`InputFormatError` naming ``origin`` and the line (a text-mode file would
+    raise a bare UnicodeDecodeError that names neither). ``utf-8-sig`` drops a leading BOM."""
+    for number, raw in enumerate(stream, start=1):
+        try:
+            yield raw.decode(encoding if number == 1 else "utf-8")
+        except UnicodeDecodeError as error:
+            raise InputFormatError(origin, f"not UTF-8 text ({error.reason})", number) from error
+
+
 def read_jsonl(path: str | os.PathLike, model: type[ModelT]) -> Iterator[ModelT]:
     """Yield validated records; a bad line raises :class:`InputFormatError` naming file and line."""
-    with open(path, encoding="utf-8") as handle:
-        for line_number, line in enumerate(handle, start=1):
+    with open(path, "rb") as handle:
+        for line_number, line in enumerate(decoded_lines(handle, str(path)), start=1):
             if not line.strip():
                 continue
             try:

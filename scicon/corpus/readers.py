@@ -21,6 +21,7 @@ from scicon.corpus.model import RawAbstract
 from scicon.corpus.pubmed_xml import parse_pubmed_xml
 from scicon.corpus.rct_text import Detokenize, parse_rct_lines
 from scicon.errors import InputFormatError
+from scicon.io import decoded_lines
 from scicon.records.base import Skip
 
 ARCHIVE_SUFFIXES = (".zip", ".7z")
@@ -52,7 +53,7 @@ def _read_stream(
     if _is_xml(stream, name):
         yield from parse_pubmed_xml(stream, origin)
     else:
-        yield from parse_rct_lines(_decoded_lines(stream, origin), origin, detokenize)
+        yield from parse_rct_lines(decoded_lines(stream, origin), origin, detokenize)
 
 
 def _guard_compressed(items: Iterator, origin: str) -> Iterator:
@@ -70,14 +71,6 @@ def _is_xml(stream: BinaryIO, name: str) -> bool:
         return False
     head = stream.peek(256) if hasattr(stream, "peek") else b""
     return head.lstrip().startswith(b"<")
-
-
-def _decoded_lines(stream: BinaryIO, origin: str) -> Iterator[str]:
-    for number, raw in enumerate(stream, start=1):
-        try:
-            yield raw.decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise InputFormatError(origin, f"not UTF-8 text ({error.reason})", number) from error
 
 
 def _choose_member(names: list[str], wanted: str | None, archive: str) -> str:

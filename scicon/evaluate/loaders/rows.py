@@ -11,6 +11,7 @@ from pydantic import Field
 
 from scicon.errors import InputFormatError, InputNotFoundError
 from scicon.evaluate.benchmarks import BenchmarkPair, LoaderOptions
+from scicon.io import decoded_lines
 
 
 def line_error(path: Path, line: int, message: str) -> InputFormatError:
@@ -31,17 +32,20 @@ def line_key(path: Path, line: int) -> str:
 
 def read_csv(path: Path, delimiter: str = ",") -> Iterator[tuple[int, dict]]:
     """Rows of a CSV file as (line number, dict); the line is where the row starts."""
-    with open(path, encoding="utf-8-sig", newline="") as handle:
-        reader = csv.DictReader(handle, delimiter=delimiter)
+    with open(path, "rb") as handle:
+        reader = csv.DictReader(decoded_lines(handle, str(path), "utf-8-sig"), delimiter=delimiter)
         start = 2
-        for row in reader:
-            yield start, row
-            start = reader.line_num + 1
+        try:
+            for row in reader:
+                yield start, row
+                start = reader.line_num + 1
+        except csv.Error as error:
+            raise line_error(path, reader.line_num, f"not valid CSV ({error})") from error
 
 
 def read_json_lines(path: Path) -> Iterator[tuple[int, dict]]:
-    with open(path, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
+    with open(path, "rb") as handle:
+        for number, line in enumerate(decoded_lines(handle, str(path)), start=1):
             if not line.strip():
                 continue
             try:
