@@ -151,25 +151,30 @@ def benchmark_file_specs() -> list[tuple[str, str, dict]]:
     return specs
 
 
-@pytest.mark.parametrize(("name", "suffix", "options"), benchmark_file_specs())
-def test_benchmark_loaders_give_pairs_or_an_error_naming_the_file(name, suffix, options):
-    spec = section_values("evaluate")["benchmarks"][name]
-    entry = LOADERS.get(spec["kind"])
-    validated = entry.validate_settings(options, f"evaluate.benchmarks.{name}.options")
+def check_loader(kind: str, key: str, suffix: str, options: dict) -> None:
+    """Arbitrary bytes in a file of ``suffix`` give pairs or an error naming the file."""
+    entry = LOADERS.get(kind)
+    validated = entry.validate_settings(options, key)
 
     @SETTINGS
     @given(data=st.binary(max_size=300))
     def loads(data):
-        path = written(data, f"bench{suffix}")
+        path = written(data, f"input{suffix}")
         try:
             pairs = entry.factory(path, validated)
         except SciconError as error:
-            assert path.name in str(error), f"{name}: the error does not name the file: {error}"
+            assert path.name in str(error), f"{key}: the error does not name the file: {error}"
             return
         for pair in pairs:
             assert pair.label in (0, 1) and pair.sentence1 is not None
 
     loads()
+
+
+@pytest.mark.parametrize(("name", "suffix", "options"), benchmark_file_specs())
+def test_benchmark_loaders_give_pairs_or_an_error_naming_the_file(name, suffix, options):
+    kind = section_values("evaluate")["benchmarks"][name]["kind"]
+    check_loader(kind, f"evaluate.benchmarks.{name}.options", suffix, options)
 
 
 def labelled_table_specs() -> list[tuple[str, str, dict]]:
@@ -185,19 +190,7 @@ def labelled_table_specs() -> list[tuple[str, str, dict]]:
 
 @pytest.mark.parametrize(("name", "suffix", "options"), labelled_table_specs())
 def test_labelled_table_loaders_give_pairs_or_an_error_naming_the_file(name, suffix, options):
-    entry = LOADERS.get("nli_table")
-    validated = entry.validate_settings(options, f"teacher.labelled.{name}.options")
-
-    @SETTINGS
-    @given(data=st.binary(max_size=300))
-    def loads(data):
-        path = written(data, f"labelled{suffix}")
-        try:
-            entry.factory(path, validated)
-        except SciconError as error:
-            assert path.name in str(error), f"{name}: the error does not name the file: {error}"
-
-    loads()
+    check_loader("nli_table", f"teacher.labelled.{name}.options", suffix, options)
 
 
 @SETTINGS
