@@ -9,7 +9,8 @@ A page marks a generated table with a pair of HTML comments::
 ``python -m scicon.docs write`` fills every such block from the registry it names (every
 entry: its name, what it does, whether it calls a backbone, and its settings block with
 the values params.yaml gives them); ``check`` fails when a page is out of date (a test
-runs it). ``recipes`` renders the named recipes of :mod:`scicon.evolve.recipes`.
+runs it). ``recipes`` renders the named recipes of :mod:`scicon.evolve.recipes`;
+``stale-stages`` which stages each parameter makes stale, read from dvc.yaml's declarations.
 """
 
 from __future__ import annotations
@@ -130,6 +131,49 @@ def baselines_table() -> str:
     return _table(BASELINES, ("baseline", "score", "settings"), notes, lambda entry: [])
 
 
+def declared_params(dvc_file: Path = ROOT / "dvc.yaml") -> dict[str, list[str]]:
+    """The params.yaml keys each stage of ``dvc_file`` declares, in pipeline order (a
+    ``foreach`` stage under its own name: one instance per round)."""
+    import yaml
+
+    stages = yaml.safe_load(dvc_file.read_text(encoding="utf-8"))["stages"]
+    return {
+        name: [key for key in stage.get("do", stage).get("params", []) if isinstance(key, str)]
+        for name, stage in stages.items()
+    }
+
+
+def params_keys(params: dict) -> list[str]:
+    """Every top-level key of params.yaml that is a value, and every key one level into a section."""
+    keys = []
+    for name, value in params.items():
+        if isinstance(value, dict) and value:
+            keys.extend(f"{name}.{inner}" for inner in value)
+        else:
+            keys.append(name)
+    return keys
+
+
+def stages_reading(key: str, declared: dict[str, list[str]]) -> list[str]:
+    """The stages a change anywhere under ``key`` makes stale: those declaring it, a key under
+    it, or the block that holds it."""
+
+    def related(declared_key: str) -> bool:
+        return declared_key == key or declared_key.startswith(f"{key}.") or key.startswith(f"{declared_key}.")
+
+    return [stage for stage, keys in declared.items() if any(related(k) for k in keys)]
+
+
+def stale_stages_table() -> str:
+    declared = declared_params()
+    params = read_params_file(ROOT / "params.yaml")
+    lines = ["| parameter | stages it makes stale |", "|---|---|"]
+    for key in params_keys(params):
+        stages = stages_reading(key, declared)
+        lines.append(f"| `{key}` | {', '.join(f'`{stage}`' for stage in stages) or 'none'} |")
+    return "\n".join(lines)
+
+
 def _render(what: str) -> str:
     kind, _, argument = what.partition(" ")
     renderers: dict[str, Callable[[], str]] = {
@@ -137,6 +181,7 @@ def _render(what: str) -> str:
         "recipes": _recipes,
         "loaders": loaders_table,
         "baselines": baselines_table,
+        "stale-stages": stale_stages_table,
     }
     if kind not in renderers:
         raise KeyError(f"unknown generated block {what!r}")
