@@ -88,12 +88,32 @@ def llm_rewrites(candidates: int, params: EvolveParams) -> int:
     return 0
 
 
-def timed(command: list[str], cwd: Path, env: dict) -> float:
+def timed(command: list[str], cwd: Path, env: dict) -> tuple[float, str]:
+    """Wall seconds of ``command`` and its standard output; a failure stops the benchmark."""
     started = time.perf_counter()
     result = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True)
     if result.returncode != 0:
         raise SystemExit(f"{' '.join(command)} failed:\n{result.stdout[-3000:]}\n{result.stderr[-3000:]}")
-    return time.perf_counter() - started
+    return time.perf_counter() - started, result.stdout
+
+
+def benchmark_environment(folder: Path) -> dict:
+    """The environment of a benchmark run: this interpreter's tools first, an empty call
+    cache under ``folder`` (the run pays for every model call) and a git identity."""
+    env = dict(os.environ)
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"
+    env["SCICON_CACHE_DIR"] = str(folder / "cache")
+    env.update(GIT_AUTHOR_NAME="bench", GIT_AUTHOR_EMAIL="bench@localhost",
+               GIT_COMMITTER_NAME="bench", GIT_COMMITTER_EMAIL="bench@localhost")  # fmt: skip
+    return env
+
+
+def commit_all(project: Path, env: dict, message: str) -> None:
+    """Commit everything in ``project``, making it a git repository first if it is none."""
+    if not (project / ".git").exists():
+        subprocess.run(["git", "init", "-q"], cwd=project, env=env, check=True)
+    for command in (["git", "add", "-A"], ["git", "commit", "-qm", message]):
+        subprocess.run(command, cwd=project, env=env, check=True)
 
 
 def main() -> None:
@@ -116,24 +136,19 @@ def main() -> None:
     params["evolve"]["max_pairs"] = args.pairs
     params = apply_overrides(params, parse_assignments(args.overrides), "--set")
     (project / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
-    env = dict(os.environ)
-    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"
-    env["SCICON_CACHE_DIR"] = str(folder / "cache")  # an empty call cache: the full run pays for everything
-    env.update(GIT_AUTHOR_NAME="bench", GIT_AUTHOR_EMAIL="bench@localhost",
-               GIT_COMMITTER_NAME="bench", GIT_COMMITTER_EMAIL="bench@localhost")  # fmt: skip
-    for command in (["git", "init", "-q"], ["git", "add", "-A"], ["git", "commit", "-qm", "benchmark copy"]):
-        subprocess.run(command, cwd=project, env=env, check=True)
+    env = benchmark_environment(folder)
+    commit_all(project, env, "benchmark copy")
 
     dvc = [sys.executable, "-m", "dvc"]
     timed([*dvc, "repro", "pairs"], project, env)  # upstream stages are not part of the measurement
-    full_seconds = timed([*dvc, "repro", "evolve"], project, env)
+    full_seconds, _ = timed([*dvc, "repro", "evolve"], project, env)
     metrics = json.loads((project / "reports/evolve.json").read_text())
     traces = list(read_jsonl(project / "data/evolve/trace.jsonl", PairTrace))
     evolve = EvolveParams.model_validate(params["evolve"])
     ours = metrics["backbone"]["calls_computed"]
     naive_by_operation = naive_backbone_calls(traces, evolve)
     naive = sum(naive_by_operation.values())
-    rerun_seconds = timed([*dvc, "exp", "run", "evolve", "-S", "sim=0.7"], project, env)
+    rerun_seconds, _ = timed([*dvc, "exp", "run", "evolve", "-S", "sim=0.7"], project, env)
     rerun = json.loads((project / "reports/evolve.json").read_text())
 
     accepted = metrics["succeeded"]

@@ -14,27 +14,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from perf.evolve_cost import copy_project
+from perf.evolve_cost import benchmark_environment, commit_all, copy_project, timed
 
 RAN = re.compile(r"Running stage '([^']+)'")
 SKIPPED = re.compile(r"Stage '([^']+)' didn't change, skipping")
-
-
-def timed(command: list[str], cwd: Path, env: dict) -> tuple[float, str]:
-    started = time.perf_counter()
-    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True)
-    seconds = time.perf_counter() - started
-    if done.returncode != 0:
-        raise SystemExit(f"{' '.join(command)} failed:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
-    return seconds, done.stdout
 
 
 def main() -> None:
@@ -49,18 +37,12 @@ def main() -> None:
     folder = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="scicon-threshold-rerun-"))
     project = folder / "project"
     copy_project(project)
-    env = dict(os.environ)
-    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"
-    env["SCICON_CACHE_DIR"] = str(folder / "cache")  # empty: the full run pays for every model call
-    env.update(GIT_AUTHOR_NAME="bench", GIT_AUTHOR_EMAIL="bench@localhost",
-               GIT_COMMITTER_NAME="bench", GIT_COMMITTER_EMAIL="bench@localhost")  # fmt: skip
-    for command in (["git", "init", "-q"], ["git", "add", "-A"], ["git", "commit", "-qm", "benchmark copy"]):
-        subprocess.run(command, cwd=project, env=env, check=True)
+    env = benchmark_environment(folder)
+    commit_all(project, env, "benchmark copy")
 
     dvc = [sys.executable, "-m", "dvc"]
     full_seconds, full_log = timed([*dvc, "repro"], project, env)
-    for command in (["git", "add", "-A"], ["git", "commit", "-qm", "full run"]):
-        subprocess.run(command, cwd=project, env=env, check=True)
+    commit_all(project, env, "full run")
     experiment = [*dvc, "exp", "run", *[arg for setting in settings for arg in ("-S", setting)]]
     rerun_seconds, rerun_log = timed(experiment, project, env)
 
