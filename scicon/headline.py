@@ -10,6 +10,7 @@ metric change. docs/workflows.md lists every headline figure and where the rest 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
@@ -32,75 +33,56 @@ def _pick(report: Report, names: Mapping[str, str]) -> dict:
     return {name: _at(report, dotted) for name, dotted in names.items()}
 
 
-def ingest(report: Report) -> dict:
-    return _pick(report, {"abstracts": "abstracts", "sentences": "sentences"})
+# Headline name -> dotted path in the stage's report, for every stage whose headline is a
+# fixed choice of figures (entailment and evaluate compute theirs below).
+PICKED: dict[str, dict[str, str]] = {
+    "ingest": {"abstracts": "abstracts", "sentences": "sentences"},
+    "pairs": {"pairs": "pairs", "result_conclusion_pairs": "pairs_per_kind.result_conclusion"},
+    "negatives": {
+        "contradictions": "contradictions",
+        "controls": "controls",
+        "pairs_untouched_share": "pairs_untouched_share",
+    },
+    "teacher": {
+        "dev_roc_auc": "dev.calibrated_cross_fitted.roc_auc",
+        "gold_roc_auc": "gold.overall.roc_auc",
+        "gold_roc_auc_within_rule_negatives": "gold.within_rule_negatives.roc_auc",
+        "gold_precision_at_target": "gold.at_target.precision",
+    },
+    # Short names, so the thresholds and their filters fit one terminal row in `dvc exp show`:
+    # `asr` is the attack success rate (paper section 6), `<threshold>_pass` the share of
+    # scored candidates the filter of that threshold passed.
+    "evolve": {
+        "asr": "attack_success_rate",
+        "asr_ci_low": "attack_success_rate_ci_low",
+        "asr_ci_high": "attack_success_rate_ci_high",
+        "accepted": "succeeded",
+        "pairs_tried": "pairs_tried",
+        "sim_pass": "similarity_pass_rate",
+        "claim_pass": "claim_pass_rate",
+        "target_pass": "target_pass_rate",
+        "contradiction_ratio": "contradiction_ratio",
+    },
+    "build": {
+        "examples": "examples",
+        "contradiction_fraction": "all.contradiction_fraction",
+        "hypothesis_only_roc_auc": "hypothesis_only_roc_auc",
+    },
+    "finetune": {"dev_roc_auc": "dev_roc_auc", "best_step": "best_step"},
+    "audit": {
+        "items_judged": "items_judged",
+        "agreement": "agreement",
+        "majority_accuracy": "majority_accuracy",
+        "contradiction_precision": "precision.contradiction.precision",
+        "fleiss_kappa": "reliability.fleiss_kappa",
+    },
+}
 
 
 def entailment(report: Report) -> dict:
+    """An untrained judge's report says so; a trained one's has no ``trained`` key."""
     trained = report.get("trained", True)
     return {"trained": trained, "dev_roc_auc": _at(report, "dev.calibrated_cross_fitted.roc_auc")}
-
-
-def pairs(report: Report) -> dict:
-    return _pick(report, {"pairs": "pairs", "result_conclusion_pairs": "pairs_per_kind.result_conclusion"})
-
-
-def negatives(report: Report) -> dict:
-    return _pick(
-        report,
-        {
-            "contradictions": "contradictions",
-            "controls": "controls",
-            "pairs_untouched_share": "pairs_untouched_share",
-        },
-    )
-
-
-def teacher(report: Report) -> dict:
-    return _pick(
-        report,
-        {
-            "dev_roc_auc": "dev.calibrated_cross_fitted.roc_auc",
-            "gold_roc_auc": "gold.overall.roc_auc",
-            "gold_roc_auc_within_rule_negatives": "gold.within_rule_negatives.roc_auc",
-            "gold_precision_at_target": "gold.at_target.precision",
-        },
-    )
-
-
-def evolve(report: Report) -> dict:
-    """Short names, so the thresholds and their filters fit one terminal row in ``dvc exp show``:
-    ``asr`` is the attack success rate (paper section 6), ``<threshold>_pass`` the share of
-    scored candidates the filter of that threshold passed."""
-    return _pick(
-        report,
-        {
-            "asr": "attack_success_rate",
-            "asr_ci_low": "attack_success_rate_ci_low",
-            "asr_ci_high": "attack_success_rate_ci_high",
-            "accepted": "succeeded",
-            "pairs_tried": "pairs_tried",
-            "sim_pass": "similarity_pass_rate",
-            "claim_pass": "claim_pass_rate",
-            "target_pass": "target_pass_rate",
-            "contradiction_ratio": "contradiction_ratio",
-        },
-    )
-
-
-def build(report: Report) -> dict:
-    return _pick(
-        report,
-        {
-            "examples": "examples",
-            "contradiction_fraction": "all.contradiction_fraction",
-            "hypothesis_only_roc_auc": "hypothesis_only_roc_auc",
-        },
-    )
-
-
-def finetune(report: Report) -> dict:
-    return _pick(report, {"dev_roc_auc": "dev_roc_auc", "best_step": "best_step"})
 
 
 def evaluate(report: Report) -> dict:
@@ -118,30 +100,10 @@ def evaluate(report: Report) -> dict:
     return figures
 
 
-def audit(report: Report) -> dict:
-    return _pick(
-        report,
-        {
-            "items_judged": "items_judged",
-            "agreement": "agreement",
-            "majority_accuracy": "majority_accuracy",
-            "contradiction_precision": "precision.contradiction.precision",
-            "fleiss_kappa": "reliability.fleiss_kappa",
-        },
-    )
-
-
 HEADLINES: dict[str, Callable[[Report], dict]] = {
-    "ingest": ingest,
+    **{stage: functools.partial(_pick, names=names) for stage, names in PICKED.items()},
     "entailment": entailment,
-    "pairs": pairs,
-    "negatives": negatives,
-    "teacher": teacher,
-    "evolve": evolve,
-    "build": build,
-    "finetune": finetune,
     "evaluate": evaluate,
-    "audit": audit,
 }
 
 
