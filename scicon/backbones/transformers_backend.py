@@ -135,18 +135,24 @@ class TransformersBackend:
         positions = (mask.cumsum(-1) - 1).clamp(min=0)
         return input_ids, mask, positions
 
+    def _forward_batches(self, sequences: list[list[int]], operation: str):
+        """Each batch of ``sequences`` through the model, shortest first (batches of similar
+        length waste little on padding): its row indices, logits and padded width. The
+        caller holds the lock and inference mode."""
+        order = sorted(range(len(sequences)), key=lambda i: len(sequences[i]))
+        for start in range(0, len(order), self._batch_size):
+            rows = order[start : start + self._batch_size]
+            input_ids, mask, positions = self._padded([sequences[i] for i in rows])
+            self._tokens.add(operation, sum(len(sequences[i]) for i in rows), 0)
+            logits = self.model(input_ids=input_ids, attention_mask=mask, position_ids=positions).logits
+            yield rows, logits, input_ids.shape[1]
+
     def yes_no(self, prompts: Sequence[str]) -> list[YesNo]:
         torch = self._torch
         sequences = [fit_to_context(self.token_ids(p), self._context_length) for p in prompts]
-        # batches of similar length waste little on padding
-        order = sorted(range(len(prompts)), key=lambda i: len(sequences[i]))
         answers: list[YesNo | None] = [None] * len(prompts)
         with self._lock, torch.inference_mode():
-            for start in range(0, len(order), self._batch_size):
-                rows = order[start : start + self._batch_size]
-                input_ids, mask, positions = self._padded([sequences[i] for i in rows])
-                self._tokens.add("yes_no", sum(len(sequences[i]) for i in rows), 0)
-                logits = self.model(input_ids=input_ids, attention_mask=mask, position_ids=positions).logits
+            for rows, logits, _ in self._forward_batches(sequences, "yes_no"):
                 probabilities = torch.softmax(logits[:, -1, :].float(), dim=-1).cpu()
                 for row, index in enumerate(rows):
                     answers[index] = normalise(
@@ -161,15 +167,9 @@ class TransformersBackend:
             self.tokenizer(text, add_special_tokens=True)["input_ids"][: self._context_length]
             for text in texts
         ]
-        order = sorted(range(len(texts)), key=lambda i: len(sequences[i]))
         totals: list[float | None] = [None] * len(texts)
         with self._lock, torch.inference_mode():
-            for start in range(0, len(order), self._batch_size):
-                rows = order[start : start + self._batch_size]
-                input_ids, mask, positions = self._padded([sequences[i] for i in rows])
-                self._tokens.add("log_likelihood", sum(len(sequences[i]) for i in rows), 0)
-                logits = self.model(input_ids=input_ids, attention_mask=mask, position_ids=positions).logits
-                width = input_ids.shape[1]
+            for rows, logits, width in self._forward_batches(sequences, "log_likelihood"):
                 for row, index in enumerate(rows):
                     length = len(sequences[index])
                     # left padding: the text occupies the last `length` positions
