@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import copy
 import importlib
+import re
 import shlex
 import subprocess
 import sys
@@ -66,14 +67,49 @@ def parse_assignments(assignments: list[str]) -> dict[str, object]:
 
 
 def set_arguments(overrides: Mapping[str, object]) -> list[str]:
+    """``-S KEY=VALUE`` arguments that DVC's override parser (Hydra's grammar) reads back as the values."""
     arguments = []
     for key, value in overrides.items():
-        text = yaml.safe_dump(value, default_flow_style=True, width=10_000).strip()
-        text = text.removesuffix("\n...").strip()
         # Hydra refuses to put new keys into a mapping (`rounds: {}`) unless forced with "++"
         force = "++" if isinstance(value, Mapping) else ""
-        arguments += ["-S", f"{force}{key}={text}"]
+        assignment = f"{force}{key}={hydra_value(value)}"
+        if read_back(assignment) != value:
+            raise ParamsError(f"{key}: {value!r} cannot be written as a -S argument DVC reads back unchanged")
+        arguments += ["-S", assignment]
     return arguments
+
+
+def hydra_value(value: object) -> str:
+    """A value in Hydra's override grammar, where quoted strings are literal (YAML's "\\t" is not a tab)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str):
+        # inside quotes Hydra unescapes only a quote and the backslashes right before a quote
+        escaped = re.sub(
+            r"(\\*)('|$)", lambda m: m.group(1) * 2 + ("\\" + m.group(2) if m.group(2) else ""), value
+        )
+        return f"'{escaped}'"
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{key}: {hydra_value(item)}" for key, item in value.items()) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(hydra_value(item) for item in value) + "]"
+    raise ParamsError(
+        f"{value!r}: a params value is null, a boolean, a number, a string, a list or a mapping"
+    )
+
+
+def read_back(assignment: str) -> object:
+    """The value DVC's ``-S`` parser reads from ``assignment`` (hydra comes with DVC)."""
+    from hydra.core.override_parser.overrides_parser import OverridesParser
+
+    try:
+        return OverridesParser.create().parse_override(assignment).value()
+    except Exception as error:  # Hydra's grammar errors have no common public base class
+        raise ParamsError(f"{assignment!r}: DVC's -S parser refuses it: {error}") from None
 
 
 def validate(params: dict) -> None:

@@ -1,6 +1,7 @@
 """Stage `build`: assemble SciCon from the entailing pairs, EvoNLI mutations and rule negatives.
 
-Reads the sources listed in `build.sources`; writes train/dev/test as JSONL and Parquet
+Reads the sources listed in `build.sources` (the labelled sets of `build.labelled` under
+`labelled_root` for the source `labelled`); writes train/dev/test as JSONL and Parquet
 with a generated dataset card into the output folder, `metrics/build.json` (headline) and
 `reports/build.json` (every figure) and the mutation-type distribution as plot data.
 """
@@ -12,7 +13,7 @@ from scicon.dataset.build import TAXONOMY_PLOT_FIELDS, taxonomy_plot_rows
 from scicon.dataset.params import BuildParams
 from scicon.dataset.sources import SourcePaths
 from scicon.headline import write_report_and_headline
-from scicon.params import load_section, load_thresholds
+from scicon.params import load_key, load_section, load_thresholds
 from scicon.plots import write_csv
 from scicon.stage import add_metrics_arguments, run_stage, stage_parser
 
@@ -20,7 +21,8 @@ from scicon.stage import add_metrics_arguments, run_stage, stage_parser
 def main(args) -> None:
     params = load_section(args.params, "build", BuildParams)
     paths = SourcePaths(pairs=Path(args.pairs), evolve=Path(args.evolve), negatives=Path(args.negatives))
-    build = assemble_scicon(paths, params, load_thresholds(args.params))
+    labelled_root = load_key(args.params, "labelled_root")
+    build = assemble_scicon(paths, params, load_thresholds(args.params), labelled_root)
     write_scicon(build, Path(args.out))
     write_report_and_headline("build", build.metrics, args.figures, args.metrics)
     write_csv(args.taxonomy_plot, taxonomy_plot_rows(build.metrics["mutation_types"]), TAXONOMY_PLOT_FIELDS)

@@ -7,13 +7,14 @@ from collections import Counter, defaultdict
 
 import pytest
 import yaml
+from pydantic import ValidationError
 
 from scicon.dataset import assemble_scicon, write_scicon
 from scicon.dataset.build import build_dataset, deduplicate, order_swaps
 from scicon.dataset.params import BuildParams, BuildSource
-from scicon.dataset.sources import Candidate, SourcePaths
+from scicon.dataset.sources import Candidate, SourcePaths, read_sources
 from scicon.dataset.taxonomy import mutation_type
-from scicon.errors import InputFormatError, ParamsError
+from scicon.errors import InputFormatError, InputNotFoundError, ParamsError
 from scicon.io import read_jsonl, write_jsonl
 from scicon.params import load_section
 from scicon.records.corpus import Role
@@ -24,7 +25,8 @@ from scicon.textdiff import word_diff
 from tests.params_defaults import section, section_values
 from tests.source_fixtures import mutated_pairs, rule_negatives
 
-ALL_SOURCES = tuple(BuildSource)
+# every source read from the DAG's files (the source `labelled` reads build.labelled instead)
+ALL_SOURCES = tuple(source for source in BuildSource if source is not BuildSource.LABELLED)
 
 
 def params(**overrides) -> BuildParams:
@@ -312,3 +314,51 @@ def test_rows_per_operator_count_every_row_by_generator_operator_and_split(sourc
             for operator, per_split in operators.items():
                 assert per_split[split] == expected[(generator, operator)]
     assert "| rules_cross | negation_insert |" in build.card
+
+
+def _labelled_set(tmp_path) -> dict:
+    """A labelled NLI table of 40 premises, three hypotheses each (entailment, neutral, contradiction)."""
+    rows = ["premise,hypothesis,label"]
+    for number in range(40):
+        premise = f"Patients in cohort {number} took drug {number} daily."
+        rows += [
+            f"{premise},Cohort {number} was treated.,entailment",
+            f"{premise},Cohort {number} was in Ohio.,neutral",
+            f"{premise},Cohort {number} never took drug {number}.,contradiction",
+        ]
+    (tmp_path / "toy.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    options = {"sentence1": "premise", "sentence2": "hypothesis", "label": "label", "group": "premise",
+               "delimiter": ",", "where": None, "skip_labels": [],
+               "labels": {name: name for name in ("entailment", "neutral", "contradiction")}}  # fmt: skip
+    return {"toy": {"kind": "nli_table", "path": "toy.csv", "options": options, "weight": 2.0, "cap": 90}}
+
+
+def test_the_labelled_source_adds_people_labelled_pairs_weighted_in_training_only(sources, tmp_path):
+    labelled = _labelled_set(tmp_path)
+    chosen = (BuildSource.ORIGINAL, BuildSource.RULES_CROSS, BuildSource.LABELLED)
+    build = assemble_scicon(sources, params(sources=chosen, labelled=labelled), labelled_root=str(tmp_path))
+    report = {r.name: r for r in build.reports}["labelled"]
+    assert report.status == "ok" and report.rows == 90  # the cap: a seeded sample of the 120 rows
+    rows = [e for e in build.dataset.examples if e.generator == "labelled:toy"]
+    assert {e.operator for e in rows} == {None}
+    assert all(e.label == int("never" in e.sentence1 + e.sentence2) for e in rows)
+    by_split = {split: [e for e in examples if e.generator == "labelled:toy"]
+                for split, examples in build.dataset.splits.items()}  # fmt: skip
+    held_out = len(by_split["dev"]) + len(by_split["test"])
+    assert held_out > 0 and all("#" not in e.example_id for e in by_split["dev"] + by_split["test"])
+    assert len(by_split["train"]) == 2 * (90 - held_out)  # weight 2: every training row twice
+    premises_in = {split: {e.pmid for e in examples} for split, examples in by_split.items()}
+    assert not premises_in["train"] & (premises_in["dev"] | premises_in["test"])  # grouped by premise
+    assert "labelled:toy" in build.card and "own licence" in build.card
+
+
+def test_the_labelled_source_needs_its_sets_and_belongs_to_the_build_alone(sources, tmp_path):
+    with pytest.raises(ValidationError, match="build.labelled names no labelled set"):
+        params(sources=(BuildSource.ORIGINAL, BuildSource.LABELLED), labelled={})
+    with pytest.raises(ParamsError, match="read by the build stage alone"):
+        read_sources((BuildSource.LABELLED,), sources)
+    with pytest.raises(InputNotFoundError, match="build.labelled.toy"):
+        chosen = (BuildSource.ORIGINAL, BuildSource.RULES_CROSS, BuildSource.LABELLED)
+        assemble_scicon(
+            sources, params(sources=chosen, labelled=_labelled_set(tmp_path)), labelled_root="/nowhere"
+        )

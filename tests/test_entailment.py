@@ -14,7 +14,7 @@ from scicon.entailment.params import EntailmentParams
 from scicon.entailment.train import entailment_data
 from scicon.errors import InputFormatError, ParamsError
 from scicon.pairing.entailment import EntailmentJudge
-from scicon.teacher.data import labelled_candidates
+from scicon.labelled.candidates import labelled_candidates
 from stages import entailment as stage
 from tests.params_defaults import PARAMS_FILE, section
 from tests.test_labelled import MNLI

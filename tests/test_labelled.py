@@ -16,7 +16,7 @@ from scicon.io import hash_file
 from scicon.labelled import download as downloads
 from scicon.labelled.params import LabelledSpec
 from scicon.labelled.sources import SOURCES, LabelledSource, SourceFile
-from scicon.teacher.data import labelled_candidates, weighted
+from scicon.labelled.candidates import labelled_candidates, weighted
 from scicon.teacher.params import TeacherParams
 from tests.params_defaults import section
 

@@ -13,7 +13,15 @@ from scicon.errors import ParamsError
 from scicon.evolve.params import EvolveParams
 from scicon.evolve.recipes import PAPER, recipe_name
 from scicon.params import read_params_file, validate_section
-from scicon.profiles import apply_overrides, load_profile, main, parse_assignments, set_arguments, validate
+from scicon.profiles import (
+    apply_overrides,
+    load_profile,
+    main,
+    parse_assignments,
+    read_back,
+    set_arguments,
+    validate,
+)
 from tests.dvc_project import GIT_IDENTITY
 from tests.params_defaults import PARAMS_FILE
 
@@ -52,6 +60,28 @@ def test_arguments_read_back_as_the_same_values():
     assert arguments[::2] == ["-S"] * 4
     assert arguments[-1].startswith("++self_training.rounds=")  # a mapping is forced in
     assert parse_assignments(arguments[1::2]) == overrides
+
+
+@pytest.mark.parametrize("profile", ["paper", "real-abstracts", "self-training"])
+def test_dvc_reads_every_profile_value_back_unchanged(profile):
+    """DVC's -S grammar (Hydra's) keeps quoted text literal: YAML's "\\t" would arrive as backslash-t."""
+    overrides = load_profile(profile)
+    assignments = set_arguments(overrides)[1::2]
+    read = {key: read_back(a) for key, a in zip(overrides, assignments, strict=True)}
+    assert read == overrides
+
+
+def test_awkward_strings_survive_and_a_value_params_cannot_hold_is_refused():
+    overrides = {
+        "tab": "\t",
+        "quotes": "it's \"x\" \\' and \\",
+        "backslash": "a\\",
+        "numbers": [5e-05, 1200, "1.0", True, None],
+    }
+    for key, assignment in zip(overrides, set_arguments(overrides)[1::2], strict=True):
+        assert read_back(assignment) == overrides[key]
+    with pytest.raises(ParamsError, match="a params value is"):
+        set_arguments({"when": object()})
 
 
 @pytest.mark.slow

@@ -10,10 +10,12 @@ from scicon.dataset.baseline import hypothesis_only_roc_auc
 from scicon.dataset.build import SPLITS, BuiltDataset, build_dataset, build_metrics
 from scicon.dataset.card import render_card
 from scicon.dataset.export import write_split
-from scicon.dataset.params import BuildParams
+from scicon.dataset.params import BuildParams, BuildSource
 from scicon.dataset.sources import SourcePaths, SourceReport, read_sources
 from scicon.errors import InputFormatError
 from scicon.io import atomic_open
+from scicon.labelled.candidates import LABELLED_PREFIX, labelled_candidates, weighted
+from scicon.labelled.params import labelled_base
 from scicon.params import Thresholds
 
 log = logging.getLogger(__name__)
@@ -28,9 +30,17 @@ class SciconBuild:
 
 
 def assemble_scicon(
-    paths: SourcePaths, params: BuildParams, thresholds: Thresholds | None = None
+    paths: SourcePaths,
+    params: BuildParams,
+    thresholds: Thresholds | None = None,
+    labelled_root: str | None = None,
 ) -> SciconBuild:
-    reports = read_sources(params.sources, paths)
+    reports: list[SourceReport] = []
+    for source in params.sources:  # in the listed order: the first copy of a pair wins
+        if source is BuildSource.LABELLED:
+            reports.append(labelled_report(params, labelled_root))
+        else:
+            reports += read_sources((source,), paths)
     candidates = [candidate for report in reports for candidate in report.candidates]
     labels = {candidate.label for candidate in candidates}
     if labels != {0, 1}:
@@ -49,6 +59,8 @@ def assemble_scicon(
         baseline = hypothesis_only_roc_auc(
             dataset.splits["train"], evaluation_split, dataset.hypotheses, params.seed
         )
+    if BuildSource.LABELLED in params.sources:  # after the baseline: it judges each pair once
+        dataset.splits["train"] = weighted(dataset.splits["train"], params, params.seed)
     metrics = build_metrics(dataset, reports, params, baseline)
     card = render_card(dataset, reports, metrics, params, thresholds)
     log.info(
@@ -57,6 +69,20 @@ def assemble_scicon(
         ", ".join(f"{split} {metrics[split]['examples']}" for split in SPLITS),
     )
     return SciconBuild(dataset=dataset, reports=reports, metrics=metrics, card=card)
+
+
+def labelled_report(params: BuildParams, labelled_root: str | None) -> SourceReport:
+    """The source ``labelled``: every set of ``build.labelled``, contradiction against the rest."""
+    candidates, counts = labelled_candidates(params, labelled_root, section="build")
+    report = SourceReport(name=BuildSource.LABELLED.value, path=str(labelled_base(labelled_root)))
+    report.candidates, report.rows = candidates, len(candidates)
+    report.status = "ok" if candidates else "empty"
+    log.info(
+        "build: source 'labelled': %d rows (%s)",
+        report.rows,
+        ", ".join(f"{LABELLED_PREFIX}{name} {count}" for name, count in counts.items()),
+    )
+    return report
 
 
 def write_scicon(build: SciconBuild, folder: Path) -> None:

@@ -16,6 +16,7 @@ from scicon.dataset.build import SPLITS, BuiltDataset
 from scicon.dataset.params import BuildParams
 from scicon.dataset.sources import GENERATORS, SourceReport
 from scicon.dataset.taxonomy import MUTATION_TYPES
+from scicon.labelled.candidates import LABELLED_PREFIX
 from scicon.params import Thresholds
 
 LABEL_NAMES = {0: "non_contradiction", 1: "contradiction"}
@@ -26,7 +27,13 @@ _FIELDS = (
     ("sentence1", "string", "first sentence (order randomised per pair)"),
     ("sentence2", "string", "second sentence (order randomised per pair)"),
     ("label", "class_label", "1 = contradiction, 0 = non-contradiction"),
-    ("generator", "string", "what made the pair: " + ", ".join(dict.fromkeys(GENERATORS.values()))),
+    (
+        "generator",
+        "string",
+        "what made the pair: "
+        + ", ".join(dict.fromkeys(GENERATORS.values()))
+        + ", or labelled:<set> (a pair of a labelled NLI set, with the set's label)",
+    ),
     ("operator", "string", "EvoNLI recipe, rule operator, or the pair kind for original pairs"),
     ("mutation_type", "string", "appendix-D mutation type of a generated contradiction (null otherwise)"),
     ("split", "string", "train, dev or test"),
@@ -140,6 +147,13 @@ _RULE_FORMS = {
   what made the two an entailing pair.
 """,
 }
+
+_LABELLED = """\
+- `labelled:<set>` rows are pairs of labelled NLI sets (`build.labelled`) with the label their
+  annotators gave (contradiction 1; entailment and neutral 0). They are not abstracts: their
+  `pmid` is the set and its group (premise or document), and each keeps its own licence, which
+  binds anyone who redistributes this build.
+"""
 
 _BASELINE = """\
 A hypothesis-only baseline (TF-IDF logistic regression that sees only the generated sentence,
@@ -276,6 +290,7 @@ def render_card(
         _BASELINE.format(auc=baseline) if baseline is not None else _NO_BASELINE,
         _LIMITATIONS.format(
             rule_forms="".join(text for name, text in _RULE_FORMS.items() if name in generators)
+            + (_LABELLED if any(name.startswith(LABELLED_PREFIX) for name in generators) else "")
         ),
     ]
     return "\n\n".join(sections) + "\n"

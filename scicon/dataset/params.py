@@ -6,6 +6,7 @@ from enum import StrEnum
 
 from pydantic import Field, field_validator, model_validator
 
+from scicon.labelled.params import LabelledSpec
 from scicon.params import Section
 
 
@@ -24,6 +25,7 @@ class BuildSource(StrEnum):
     RULE_CONTROLS_SELF = "rule_controls_self"  # negatives: a sentence and its label-preserving edit (label 0)
     RULES_CROSS = "rules_cross"  # negatives: sentence1 and the rule-negated sentence2 (label 1)
     RULE_CONTROLS_CROSS = "rule_controls_cross"  # negatives: sentence1 and an edit of sentence2 (label 0)
+    LABELLED = "labelled"  # build.labelled: pairs labelled by people, contradiction 1, the rest 0
 
 
 # Names of earlier releases, and what they are called now (a hint, not a silent alias:
@@ -37,6 +39,9 @@ class BuildParams(Section):
     test_fraction: float = Field(ge=0.0, lt=1.0)
     seed: int
     hypothesis_only_baseline: bool
+    # Labelled NLI sets (paths under labelled_root) read by the source `labelled`, with their caps
+    # and weights, as the teacher reads its own: the student can learn from what the judge learnt.
+    labelled: dict[str, LabelledSpec]
 
     @field_validator("sources", mode="before")
     @classmethod
@@ -56,6 +61,12 @@ class BuildParams(Section):
         if len(set(sources)) != len(sources):
             raise ValueError("sources are listed more than once")
         return sources
+
+    @model_validator(mode="after")
+    def _labelled_source_has_sets(self) -> BuildParams:
+        if BuildSource.LABELLED in self.sources and not self.labelled:
+            raise ValueError("sources lists 'labelled' but build.labelled names no labelled set")
+        return self
 
     @model_validator(mode="after")
     def _fractions_leave_training_data(self) -> BuildParams:

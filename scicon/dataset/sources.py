@@ -118,7 +118,12 @@ class SourceReader:
 def read_sources(sources: tuple[BuildSource, ...], paths: SourcePaths) -> list[SourceReport]:
     reports = []
     for source in sources:
-        reader = _READERS[source]
+        reader = _READERS.get(source)
+        if reader is None:
+            raise ParamsError(
+                f"source {source.value!r} is read by the build stage alone (from build.labelled); "
+                "the teacher and the judge list their labelled sets under labelled"
+            )
         inputs = [getattr(paths, name) for name in reader.inputs]
         if any(path is None for path in inputs):
             raise ParamsError(f"source {source.value!r} reads the output of a stage that has not run here")

@@ -1,6 +1,6 @@
 """Train the entailment judge on labelled NLI, calibrate it on held-out premises, report it.
 
-The data are the teacher's labelled sets (:func:`scicon.teacher.data.labelled_candidates`)
+The data are the teacher's labelled sets (:func:`scicon.labelled.candidates.labelled_candidates`)
 with entailment as the positive class; the held-out split is grouped by the loader's group
 (the premise or the document), so no premise is on both sides. Sentence order is kept:
 entailment is directional (evidence first, claim second), unlike contradiction, whose
@@ -27,7 +27,7 @@ from scicon.dataset.build import BuiltDataset, build_dataset
 from scicon.entailment import UNTRAINED_MARKER
 from scicon.entailment.params import EntailmentParams
 from scicon.errors import InputFormatError
-from scicon.teacher.data import labelled_candidates, weighted
+from scicon.labelled.candidates import labelled_candidates, weighted
 from scicon.teacher.train import TeacherResult, cross_fitted, held_out_half, source_figures
 
 log = logging.getLogger(__name__)

@@ -1,0 +1,106 @@
+"""Labelled NLI sets as candidate pairs: what the teacher, the entailment judge and the build read.
+
+Each set is read by its benchmark loader (paths under ``labelled_root``), capped to a seeded
+sample, and every pair becomes a candidate grouped by the loader's group key (the premise,
+the document), so a held-out split never shares a premise with training. Weights repeat
+training rows only, after the split.
+"""
+
+from __future__ import annotations
+
+import logging
+import zlib
+from typing import Protocol
+
+import numpy as np
+
+from scicon.classifier import CONTRADICTION
+from scicon.dataset.sources import Candidate
+from scicon.errors import InputFormatError, InputNotFoundError
+from scicon.evaluate.benchmarks import BenchmarkPair, Skipped, load_benchmarks
+from scicon.labelled.params import LabelledSpec, labelled_base
+from scicon.records.dataset import Example
+from scicon.sampling import seeded_sample
+
+log = logging.getLogger(__name__)
+
+LABELLED_PREFIX = "labelled:"
+
+
+class LabelledSettings(Protocol):
+    """What the labelled sets are read by: the teacher's, the entailment judge's and the build's sections."""
+
+    labelled: dict[str, LabelledSpec]
+    seed: int
+
+
+def capped(pairs: list, cap: int | None, seed: int, name: str) -> list:
+    """A seeded sample of ``cap`` pairs; the set's name is part of the seed, so sets differ."""
+    kept = seeded_sample(pairs, cap, [seed, zlib.crc32(name.encode())])
+    if len(kept) < len(pairs):
+        log.info("labelled %s: a seeded sample of %d of %d pairs (cap)", name, len(kept), len(pairs))
+    return kept
+
+
+def positive_label(pair: BenchmarkPair, positive: str, origin: str) -> int:
+    """1 when ``pair`` is of class ``positive``: contradiction is every loader's binary label,
+    any other class (entailment) needs the loader's three-way label."""
+    if positive == CONTRADICTION:
+        return pair.label
+    if pair.nli_label is None:
+        raise InputFormatError(
+            origin,
+            f"pair {pair.key} has no three-way NLI label, so {positive} cannot be told from the rest "
+            "(this loader gives contradiction vs not only); use a set whose loader reads three-way labels",
+        )
+    return int(pair.nli_label == positive)
+
+
+def labelled_candidates(
+    params: LabelledSettings,
+    labelled_root: str | None,
+    positive: str = CONTRADICTION,
+    section: str = "teacher",
+) -> tuple[list[Candidate], dict[str, int]]:
+    """Every labelled set's pairs as candidates, each its own group (by the loader's group key),
+    label 1 for the class ``positive`` (``section`` names the params section in errors)."""
+    candidates: list[Candidate] = []
+    counts: dict[str, int] = {}
+    for name, loaded in load_benchmarks(params.labelled, labelled_base(labelled_root)).items():
+        if isinstance(loaded, Skipped):
+            raise InputNotFoundError(
+                f"{section}.labelled.{name}: {loaded.reason} (labelled_root: {labelled_root})"
+            )
+        origin = f"{section}.labelled.{name} ({loaded.kind}: {loaded.path})"
+        pairs = capped(loaded.pairs, params.labelled[name].cap, params.seed, name)
+        for pair in pairs:
+            candidates.append(
+                Candidate(
+                    example_id=f"{LABELLED_PREFIX}{name}:{pair.key}",
+                    pmid=f"{LABELLED_PREFIX}{name}:{pair.group or pair.key}",
+                    premise=pair.sentence1,
+                    hypothesis=pair.sentence2,
+                    label=positive_label(pair, positive, origin),
+                    generator=f"{LABELLED_PREFIX}{name}",
+                )
+            )
+        counts[name] = len(pairs)
+    return candidates, counts
+
+
+def weighted(train: list[Example], params: LabelledSettings, seed: int) -> list[Example]:
+    """The training split with each labelled set's rows repeated by its weight: an integer part
+    of whole copies and a seeded share for the fraction (held-out rows are never repeated)."""
+    rng = np.random.default_rng(seed)
+    out: list[Example] = []
+    for example in train:
+        name = example.generator.removeprefix(LABELLED_PREFIX)
+        weight = params.labelled[name].weight if example.generator.startswith(LABELLED_PREFIX) else 1.0
+        copies = int(weight) + int(rng.random() < weight - int(weight))
+        out += [
+            example
+            if copy == 0
+            else example.model_copy(update={"example_id": f"{example.example_id}#{copy}"})
+            for copy in range(copies)
+        ]
+    return out
