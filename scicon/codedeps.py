@@ -23,6 +23,7 @@ import argparse
 import ast
 import hashlib
 import importlib
+import re
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -271,12 +272,107 @@ def _is_code(dep: str) -> bool:
     return dep.startswith(("stages/", *(f"{p}/" for p in PACKAGES))) or dep in PACKAGES
 
 
+MODELS_FOLDER = "models/"
+TEMPLATE = re.compile(r"\$\{([^}]+)\}")
+
+
+def _lookup(params: dict, dotted: str) -> object:
+    node: object = params
+    for part in dotted.split("."):
+        node = node.get(part) if isinstance(node, dict) else None
+    return node
+
+
+def _named_strings(value: object, key: str) -> Iterable[tuple[str, str]]:
+    """(dotted key, string) for every string in ``value``, however deeply nested."""
+    if isinstance(value, str):
+        yield key, value
+    elif isinstance(value, dict):
+        for name, item in value.items():
+            yield from _named_strings(item, f"{key}.{name}")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _named_strings(item, f"{key}.{index}")
+
+
+def _path(entry: object) -> str:
+    return entry if isinstance(entry, str) else next(iter(entry))
+
+
+def _written_folders(stages: dict) -> set[str]:
+    return {
+        _path(out)
+        for stage in stages.values()
+        for out in stage_body(stage).get("outs", [])
+        if _path(out).startswith(MODELS_FOLDER) and not TEMPLATE.search(_path(out))
+    }
+
+
+def _named_folders(body: dict, params: dict) -> dict[str, str]:
+    """The model folders the stage's params name: folder -> the dotted key naming it."""
+    keys = [p if isinstance(p, str) else next(iter(p)) for p in body.get("params", [])]
+    return {
+        folder: leaf
+        for key in keys
+        for leaf, folder in _named_strings(_lookup(params, key), key)
+        if folder.startswith(MODELS_FOLDER)
+    }
+
+
+def model_folder_problems(stages: dict, params: dict, root: Path = ROOT) -> list[str]:
+    """A model folder a stage reads is named once, by the params value the stage reads it from.
+
+    Each stage's dependency on a folder under ``models/`` is written ``${key}`` (DVC fills it
+    in from params.yaml, so the value and the dependency cannot differ), and every such
+    folder its params name is a dependency: one a stage writes, or one that exists.
+    """
+    written = _written_folders(stages)
+    problems = []
+    for name, stage in stages.items():
+        body = stage_body(stage)
+        if stage_script(stage) is None:
+            continue
+        named = _named_folders(body, params)
+        resolved = set()
+        for dep in (d for d in body.get("deps", []) if not _is_code(d)):
+            templated = TEMPLATE.fullmatch(dep)
+            if templated and templated.group(1) in named.values():
+                resolved.add(str(_lookup(params, templated.group(1))))
+            elif dep.startswith(MODELS_FOLDER) and not TEMPLATE.search(dep):
+                problems.append(
+                    f"{name}: deps name the model folder {dep} literally; write it as "
+                    + (f"${{{named[dep]}}}" if dep in named else "${<the params key it is read from>}")
+                )
+        for folder, key in sorted(named.items()):
+            if "foreach" in stage:
+                continue  # a round's teacher comes from --teacher ${item.teacher}
+            if folder not in written and not (root / folder).exists():
+                problems.append(f"{name}: params {key} names {folder}, which no stage writes")
+            elif folder not in resolved:
+                problems.append(f"{name}: params {key} names {folder}, but the stage's deps lack it")
+    return problems
+
+
+def _model_folder_deps(data_deps: list, named: dict[str, str], add_missing: bool) -> list:
+    """``data_deps`` with each model folder a params key names written as that key's template
+    (and, with ``add_missing``, every folder the params name added)."""
+    deps = []
+    for dep in map(str, data_deps):
+        literal_folder = dep.startswith(MODELS_FOLDER) and not TEMPLATE.search(dep)
+        deps.append(f"${{{named[dep]}}}" if literal_folder and dep in named else dep)
+    missing = sorted({f"${{{key}}}" for key in named.values()} - set(deps)) if add_missing else []
+    return deps + missing
+
+
 def check(dvc_file: Path = ROOT / DVC_FILE, root: Path = ROOT) -> list[str]:
     """Differences between dvc.yaml and the code, one line each (empty when current)."""
     import yaml
 
+    from scicon.params import read_params_file
+
     problems = []
     stages = yaml.safe_load(dvc_file.read_text(encoding="utf-8"))["stages"]
+    problems += model_folder_problems(stages, read_params_file(root / "params.yaml"), root)
     for name, stage in stages.items():
         script = stage_script(stage)
         if script is None:
@@ -298,22 +394,28 @@ def check(dvc_file: Path = ROOT / DVC_FILE, root: Path = ROOT) -> list[str]:
 
 
 def write(dvc_file: Path = ROOT / DVC_FILE, root: Path = ROOT) -> None:
-    """Rewrite each stage's code deps and params in dvc.yaml, keeping its comments and data deps."""
+    """Rewrite each stage's code deps, params and model-folder deps in dvc.yaml, keeping its
+    comments and other data deps."""
     from ruamel.yaml import YAML
+
+    from scicon.params import read_params_file
 
     yaml = YAML()
     yaml.preserve_quotes = True
     yaml.width = 110
     yaml.indent(mapping=2, sequence=4, offset=2)
     document = yaml.load(dvc_file.read_text(encoding="utf-8"))
+    params = read_params_file(root / "params.yaml")
     for stage in document["stages"].values():
         script = stage_script(stage)
         if script is None:
             continue
         body = stage_body(stage)
-        data = [d for d in body.get("deps", []) if not _is_code(d)]
-        body["deps"] = [*expected_code_deps(script, root), *data]
         body["params"] = expected_params(script, root)
+        data = [d for d in body.get("deps", []) if not _is_code(d)]
+        # a round's teacher comes from --teacher ${item.teacher}, not from the goal's settings
+        data = _model_folder_deps(data, _named_folders(body, params), add_missing="foreach" not in stage)
+        body["deps"] = [*expected_code_deps(script, root), *data]
     with open(dvc_file, "w", encoding="utf-8") as handle:
         yaml.dump(document, handle)
 

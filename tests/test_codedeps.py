@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scicon.codedeps import check, code_digest, expected_code_deps, import_closure, rerun_keys
+from scicon.codedeps import (
+    check,
+    code_digest,
+    expected_code_deps,
+    import_closure,
+    model_folder_problems,
+    rerun_keys,
+)
 from scicon.evolve.params import EvolveParams
 
 
@@ -80,3 +87,31 @@ def test_a_stage_that_reads_one_top_level_key_declares_that_key_alone():
     teacher = expected_params("stages/teacher.py")
     assert {"target", "labelled_root", "gold.path"} <= set(teacher)
     assert not {"sim", "claim"} & set(teacher)  # a threshold experiment does not retrain the teacher
+
+
+def _stages(evolve_deps: list[str]) -> dict:
+    teacher = {"cmd": "python -m stages.teacher --model models/teacher", "outs": ["models/teacher"]}
+    evolve = {
+        "cmd": "python -m stages.evolve",
+        "deps": ["stages/evolve.py", "data/interim/pairs.jsonl", *evolve_deps],
+        "params": ["evolve.settings", "sim"],
+    }
+    return {"teacher": teacher, "evolve": evolve}
+
+
+def test_a_model_folder_is_a_dependency_from_the_params_value_that_names_it(tmp_path):
+    params = {"sim": 0.5, "evolve": {"settings": {"goal": {"classifier": {"model": "models/teacher"}}}}}
+    key = "${evolve.settings.goal.classifier.model}"
+    lacks = f"evolve: params {key[2:-1]} names models/teacher, but the stage's deps lack it"
+    assert model_folder_problems(_stages([key]), params, tmp_path) == []
+    assert model_folder_problems(_stages(["models/teacher"]), params, tmp_path) == [
+        f"evolve: deps name the model folder models/teacher literally; write it as {key}",
+        lacks,
+    ]
+    assert model_folder_problems(_stages([]), params, tmp_path) == [lacks]
+    params["evolve"]["settings"]["goal"]["classifier"]["model"] = "models/teachr"  # a typo: nothing writes it
+    assert model_folder_problems(_stages([key]), params, tmp_path) == [
+        "evolve: params evolve.settings.goal.classifier.model names models/teachr, which no stage writes"
+    ]
+    (tmp_path / "models" / "teachr").mkdir(parents=True)  # a folder the user put there is fine
+    assert model_folder_problems(_stages([key]), params, tmp_path) == []
