@@ -47,7 +47,6 @@ PICKED: dict[str, dict[str, str]] = {
         "dev_roc_auc": "dev.calibrated_cross_fitted.roc_auc",
         "gold_roc_auc": "gold.overall.roc_auc",
         "gold_roc_auc_within_rule_negatives": "gold.within_rule_negatives.roc_auc",
-        "gold_precision_at_target": "gold.at_target.precision",
     },
     # Short names, so the thresholds and their filters fit one terminal row in `dvc exp show`:
     # `asr` is the attack success rate (paper section 6), `<threshold>_pass` the share of
@@ -86,8 +85,9 @@ def entailment(report: Report) -> dict:
 
 
 def evaluate(report: Report) -> dict:
-    """ROC-AUC of every classifier and of the best trivial baseline per evaluated benchmark,
-    and how many benchmarks a trivial baseline wins against SciCon."""
+    """ROC-AUC of every classifier and of the best trivial baseline per evaluated benchmark (and on
+    gold pairs each classifier's precision at ``target``), and how many benchmarks a trivial
+    baseline wins against SciCon."""
     figures: dict = {}
     for name, benchmark in report.items():
         if not isinstance(benchmark, Mapping) or benchmark.get("status") != "evaluated":
@@ -95,6 +95,11 @@ def evaluate(report: Report) -> dict:
         models = benchmark.get("models") or {}
         figures[name] = {f"{model}_roc_auc": _at(models, f"{model}.roc_auc") for model in models}
         figures[name]["best_baseline_roc_auc"] = benchmark.get("best_baseline_roc_auc")
+        for model in models:  # pairs that say how they were made (gold): precision at `target`
+            if _at(benchmark, f"judge.{model}.at_target") is not None:
+                figures[name][f"{model}_precision_at_target"] = _at(
+                    benchmark, f"judge.{model}.at_target.precision"
+                )
     figures["benchmarks_evaluated"] = report.get("benchmarks_evaluated")
     figures["baseline_wins_scicon"] = _at(report, "baseline_wins.scicon")
     return figures

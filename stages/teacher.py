@@ -4,7 +4,8 @@ Reads the pairs and the rule negatives (and the labelled NLI sets of `teacher.la
 under `labelled_root`); writes the classifier folder with its `calibration.json`,
 `metrics/teacher.json` (headline) and `reports/teacher.json` (every figure), with its
 figures on the gold pairs of `gold`, when configured, and the training-loss and dev
-ROC-AUC curves.
+ROC-AUC curves. It reads no EvoNLI threshold: its figures at `target` (what the search would
+accept, and how precisely) are the evaluate stage's, so a threshold sweep never retrains it.
 """
 
 from pathlib import Path
@@ -23,12 +24,11 @@ from scicon.teacher.train import train_teacher
 
 def main(args) -> None:
     params = load_section(args.params, "teacher", TeacherParams)
-    target = load_key(args.params, "target")
     gold = load_section(args.params, "gold", GoldSpec)
     paths = SourcePaths(pairs=Path(args.pairs), negatives=Path(args.negatives))
     data = teacher_data(paths, params, load_key(args.params, "labelled_root"))
-    result = train_teacher(data, params, Path(args.model), target)
-    result.metrics["gold"] = gold_figures(Path(args.model), gold, target)
+    result = train_teacher(data, params, Path(args.model))
+    result.metrics["gold"] = gold_figures(Path(args.model), gold)
     write_csv(args.loss_plot, result.loss_curve, ("step", "epoch", "loss", "learning_rate"))
     write_csv(args.dev_plot, result.dev_curve, ("step", "dev_roc_auc", "dev_loss"))
     write_report_and_headline("teacher", result.metrics, args.figures, args.metrics)

@@ -9,6 +9,7 @@ import hashlib
 import json
 import shutil
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -221,6 +222,43 @@ def test_sweep_experiments_are_collected_into_the_sensitivity_plot(released, tmp
     assert all(int(row["pairs_tried"]) == FAST_PIPELINE_PARAMS["evolve"]["max_pairs"] for row in rows)
     png = (project / "plots/sweep/threshold_sensitivity.png").read_bytes()
     assert png.startswith(b"\x89PNG")
+
+
+def test_queued_threshold_experiments_rerun_evolve_onward_and_never_the_teacher(released, tmp_path):
+    """`python -m scicon.sweep queue` + `dvc queue start`: each experiment runs in DVC's own
+    temporary workspace, and its log and lock show the teacher restored, not trained."""
+    source, env, _, _ = released
+    project = tmp_path / "queued"
+    shutil.copytree(source, project)
+    teacher_lock = yaml.safe_load((project / "dvc.lock").read_text())["stages"]["teacher"]["outs"]
+    defaults = Thresholds(sim=0.5, claim=0.9, target=0.95)
+    points = [GridPoint(defaults.model_copy(update={"sim": value})) for value in (0.7, 0.995)]
+    for command in experiment_commands(points, queue=True):
+        run([sys.executable, "-m", *command], project, env)
+    dvc(project, env, "queue", "start", "--jobs", "1")
+    deadline = time.monotonic() + 600
+    while time.monotonic() < deadline:
+        status = dvc(project, env, "queue", "status").stdout
+        if not any(state in status for state in ("Queued", "Running")):
+            break
+        time.sleep(2)
+    assert status.count("Success") == len(points), status
+    for point in points:
+        log = dvc(project, env, "queue", "logs", point.name).stdout
+        assert "Stage 'teacher' didn't change, skipping" in log, log
+        assert "Running stage 'teacher'" not in log and "Running stage 'evolve'" in log
+        ref = experiment_ref(project, env, point.name)
+        locked = yaml.safe_load(run(["git", "show", f"{ref}:dvc.lock"], project, env).stdout)
+        assert locked["stages"]["teacher"]["outs"] == teacher_lock
+        assert locked["stages"]["evolve"]["params"]["params.yaml"]["sim"] == point.thresholds.sim
+
+
+def experiment_ref(project: Path, env: dict, name: str) -> str:
+    """The git ref DVC keeps a finished experiment under."""
+    refs = run(["git", "for-each-ref", "--format=%(refname)", "refs/exps/"], project, env).stdout.split()
+    matches = [ref for ref in refs if ref.endswith(f"/{name}")]
+    assert len(matches) == 1, refs
+    return matches[0]
 
 
 def test_every_parameter_makes_exactly_the_stages_of_the_generated_table_stale(released, tmp_path):

@@ -104,7 +104,8 @@ def test_the_stage_compares_classifiers_and_baselines_and_writes_every_output(
     headline = json.loads(Path("metrics/evaluate.json").read_text())  # what DVC shows
     assert headline["benchmarks_evaluated"] == 3 and "healthver_dev" not in headline
     assert set(headline["gold"]) >= {"scicon_roc_auc", "best_baseline_roc_auc"}
-    assert all(key.endswith("_roc_auc") for key in headline["gold"])
+    assert all(key.endswith(("_roc_auc", "_precision_at_target")) for key in headline["gold"])
+    assert "scicon_precision_at_target" in headline["gold"]
     metrics = json.loads(Path("reports/evaluate.json").read_text())
     assert metrics["benchmarks_evaluated"] == 3 and metrics["healthver_dev"]["status"] == "skipped"
     # the gold pairs: every scorer judged, the models at `target`, the baselines by ROC-AUC only

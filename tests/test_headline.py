@@ -46,7 +46,6 @@ def test_a_missing_figure_is_null_not_an_error():
         "dev_roc_auc": None,
         "gold_roc_auc": None,
         "gold_roc_auc_within_rule_negatives": None,
-        "gold_precision_at_target": None,
     }
 
 
@@ -60,11 +59,28 @@ def test_evaluate_keeps_each_evaluated_benchmarks_roc_aucs_and_drops_skipped_one
             "best_baseline_roc_auc": 0.65,
             "paired": {"scicon_vs_teacher": {"p_value": 0.3}},
         },
+        "gold": {
+            "status": "evaluated",
+            "models": {"scicon": {"roc_auc": 0.6}, "teacher": {"roc_auc": 0.75}},
+            "best_baseline_roc_auc": 0.7,
+            "judge": {
+                "scicon": {"at_target": {"precision": 0.3, "acceptance": 0.5}},
+                "teacher": {"at_target": {"precision": 0.25, "acceptance": 0.6}},
+                "overlap": {"overall": {"roc_auc": 0.7}},
+            },
+        },
         "healthver_dev": {"status": "skipped", "reason": "file not found"},
         "zero_shot_backbone": {"calls_cached": 10},
     }
     assert HEADLINES["evaluate"](report) == {
         "demo": {"scicon_roc_auc": 0.61, "teacher_roc_auc": 0.7, "best_baseline_roc_auc": 0.65},
+        "gold": {
+            "scicon_roc_auc": 0.6,
+            "teacher_roc_auc": 0.75,
+            "best_baseline_roc_auc": 0.7,
+            "scicon_precision_at_target": 0.3,
+            "teacher_precision_at_target": 0.25,
+        },
         "benchmarks_evaluated": 1,
         "baseline_wins_scicon": 1,
     }

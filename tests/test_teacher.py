@@ -106,13 +106,12 @@ def test_the_teacher_stage_writes_a_calibrated_classifier_and_its_figures(dag_da
     assert 0.0 <= metrics["dev"]["raw"]["roc_auc"] <= 1.0 and metrics["dev"]["raw"]["ece"] is not None
     assert metrics["probe"]["raw"]["examples"] > 0
     assert {"original", "rules_cross:0", "rules_cross:1"} <= set(metrics["dev_by_source"])
-    assert metrics["target"] == params["target"]
+    assert "target" not in metrics  # the teacher reads no threshold; evaluate judges it at target
     assert metrics["labelled"] == {"mnli": 9}
     gold = metrics["gold"]
     assert gold["status"] == "evaluated" and gold["overall"]["examples"] == 8
     assert gold["within_rule_negatives"]["examples"] == 4
-    assert set(gold["by_operator"]) == {"negation_insert", "wordnet_antonym"}
-    assert 0.0 <= gold["at_target"]["acceptance"] <= 1.0
+    assert set(gold) == {"status", "file", "overall", "within_rule_negatives"}
 
     # the folder scores pairs, calibrated by what the stage fitted on the held-out abstracts
     assert (out / "teacher" / CALIBRATION_FILE).is_file()

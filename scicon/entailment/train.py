@@ -81,7 +81,6 @@ def train_entailment(data: EntailmentData, params: EntailmentParams, output_dir:
             "raw": calibration_report(raw, labels),
             "calibrated_cross_fitted": calibration_report(honest, labels) if honest is not None else None,
         },
-        # share_at_or_above_target here is the share at or above P(entailment) 0.5
         "dev_by_source": source_figures(dev, calibration(raw), 0.5),
     }
     log.info("entailment judge: dev ROC-AUC %.3f", metrics["dev"]["raw"]["roc_auc"])

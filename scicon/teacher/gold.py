@@ -1,5 +1,9 @@
-"""The teacher judged on gold labels: the figures of :mod:`scicon.evaluate.judge` for its
-calibrated P(contradiction), the probability ``target`` thresholds."""
+"""The teacher judged on gold labels: the threshold-free figures of :mod:`scicon.evaluate.judge`
+(ROC-AUC overall and within the rule negatives) for its calibrated P(contradiction).
+
+Its figures at ``target`` come from the evaluate stage, which judges every classifier on gold:
+the teacher's training does not depend on ``target``, so a change of ``target`` reruns the
+search and the evaluation, never the training."""
 
 from __future__ import annotations
 
@@ -13,7 +17,7 @@ from scicon.evaluate.params import GoldSpec
 log = logging.getLogger(__name__)
 
 
-def gold_figures(model_dir: Path, gold: GoldSpec, target: float) -> dict | None:
+def gold_figures(model_dir: Path, gold: GoldSpec) -> dict | None:
     """None when no gold path is configured; a skipped entry when the file is absent."""
     from scicon.classifier import ContradictionClassifier
 
@@ -28,16 +32,14 @@ def gold_figures(model_dir: Path, gold: GoldSpec, target: float) -> dict | None:
     figures = judge_figures(
         loaded.pairs,
         probabilities,
-        target=target,
+        target=None,
         resamples=gold.bootstrap_resamples,
         confidence=gold.confidence_level,
         seed=gold.seed,
     )
     log.info(
-        "teacher on gold: ROC-AUC %s overall, %s within the rule negatives; at target %.2f precision %s",
+        "teacher on gold: ROC-AUC %s overall, %s within the rule negatives",
         figures["overall"]["roc_auc"],
         figures["within_rule_negatives"]["roc_auc"],
-        target,
-        figures["at_target"]["precision"],
     )
     return {"status": "evaluated", "file": Path(gold.path).name, **figures}

@@ -64,7 +64,11 @@ def cross_fitted(raw: np.ndarray, labels: np.ndarray, folds: np.ndarray, method:
     return calibrated
 
 
-def source_figures(examples: Sequence[Example], probabilities: np.ndarray, target: float) -> dict[str, dict]:
+def source_figures(
+    examples: Sequence[Example], probabilities: np.ndarray, threshold: float | None = None
+) -> dict[str, dict]:
+    """Per generator and label: examples, mean probability, ROC-AUC against the other label and,
+    with ``threshold``, the share at or above it."""
     from sklearn.metrics import roc_auc_score
 
     labels = np.array([e.label for e in examples])
@@ -86,12 +90,15 @@ def source_figures(examples: Sequence[Example], probabilities: np.ndarray, targe
                 "label": int(label),
                 "mean_probability": round(float(probabilities[members].mean()), 4),
                 "roc_auc_against_other_label": auc,
-                "share_at_or_above_target": round(float((probabilities[members] >= target).mean()), 4),
             }
+            if threshold is not None:
+                figures[name]["share_at_or_above"] = round(
+                    float((probabilities[members] >= threshold).mean()), 4
+                )
     return figures
 
 
-def train_teacher(data: TeacherData, params: TeacherParams, output_dir: Path, target: float) -> TeacherResult:
+def train_teacher(data: TeacherData, params: TeacherParams, output_dir: Path) -> TeacherResult:
     from scicon.train.calibrate import calibrate_classifier
     from scicon.train.lora import finetune
 
@@ -127,8 +134,7 @@ def train_teacher(data: TeacherData, params: TeacherParams, output_dir: Path, ta
             if honest is not None and probe.any()
             else None,
         },
-        "dev_by_source": source_figures(dev, calibration(raw), target),
-        "target": target,
+        "dev_by_source": source_figures(dev, calibration(raw)),
     }
     log.info(
         "teacher: dev ROC-AUC %.3f, cross-sentence probe %s",
