@@ -80,14 +80,12 @@ def sweep_grid(defaults: Thresholds, values: Mapping[str, Sequence[float]] = SWE
     return list(points.values())
 
 
-def experiment_commands(
-    points: Iterable[GridPoint], extra_settings: Sequence[str] = (), queue: bool = True
-) -> list[list[str]]:
-    """`dvc exp run` of the evolve stage per grid point, queued unless `queue` is false."""
+def experiment_commands(points: Iterable[GridPoint], extra_settings: Sequence[str] = ()) -> list[list[str]]:
+    """`dvc exp run --queue` of the evolve stage per grid point."""
     commands = []
     for point in points:
         t = point.thresholds
-        command = ["dvc", "exp", "run", *(["--queue"] if queue else []), "--name", point.name, "evolve"]
+        command = ["dvc", "exp", "run", "--queue", "--name", point.name, "evolve"]
         for key, value in (("sim", t.sim), ("claim", t.claim), ("target", t.target)):
             command += ["--set-param", f"{key}={value:g}"]
         for setting in extra_settings:
@@ -252,15 +250,11 @@ def _describe(row: Mapping) -> str:
 
 def main(args: argparse.Namespace) -> None:
     defaults = load_thresholds(args.params)
-    if args.command in ("queue", "run"):
+    if args.command == "queue":
         points = sweep_grid(defaults)
-        queued = args.command == "queue"
-        for command in experiment_commands(points, args.set_param, queue=queued):
+        for command in experiment_commands(points, args.set_param):
             _run(command)
-        if queued:
-            print(f"queued {len(points)} experiments; run them with: dvc queue start --jobs 1")
-        else:
-            print(f"ran {len(points)} experiments; collect them with: python -m scicon.sweep plot")
+        print(f"queued {len(points)} experiments; run them with: dvc queue start --jobs 1")
         return
     import dvc.api
 
@@ -286,17 +280,13 @@ def parser() -> argparse.ArgumentParser:
     queue = actions.add_parser(
         "queue", help="queue the one-at-a-time grid as DVC experiments of the evolve stage"
     )
-    run = actions.add_parser(
-        "run", help="run the same grid one experiment at a time in the workspace (no queue)"
+    queue.add_argument(
+        "--set-param",
+        "-S",
+        action="append",
+        default=[],
+        help="extra setting for every experiment, e.g. -S evolve.max_pairs=150",
     )
-    for grid in (queue, run):
-        grid.add_argument(
-            "--set-param",
-            "-S",
-            action="append",
-            default=[],
-            help="extra setting for every experiment, e.g. -S evolve.max_pairs=150",
-        )
     plot = actions.add_parser("plot", help="collect finished sweep experiments into a CSV and a PNG")
     plot.add_argument("--repo", default=None, help="DVC project (default: the current one)")
     plot.add_argument("--csv", default="plots/sweep/threshold_sensitivity.csv")

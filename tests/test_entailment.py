@@ -13,8 +13,8 @@ from scicon.entailment import UNTRAINED_MARKER
 from scicon.entailment.params import EntailmentParams
 from scicon.entailment.train import entailment_data
 from scicon.errors import InputFormatError, ParamsError
-from scicon.pairing.entailment import EntailmentJudge
 from scicon.labelled.candidates import labelled_candidates
+from scicon.pairing.entailment import EntailmentJudge
 from stages import entailment as stage
 from tests.params_defaults import PARAMS_FILE, section
 from tests.test_labelled import MNLI

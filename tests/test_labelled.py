@@ -14,9 +14,9 @@ from scicon.evaluate.benchmarks import Skipped, load_benchmarks
 from scicon.evaluate.params import BenchmarkSpec
 from scicon.io import hash_file
 from scicon.labelled import download as downloads
+from scicon.labelled.candidates import labelled_candidates, weighted
 from scicon.labelled.params import LabelledSpec
 from scicon.labelled.sources import SOURCES, LabelledSource, SourceFile
-from scicon.labelled.candidates import labelled_candidates, weighted
 from scicon.teacher.params import TeacherParams
 from tests.params_defaults import section
 

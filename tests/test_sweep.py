@@ -63,8 +63,6 @@ def test_experiment_commands_queue_the_evolve_stage_with_every_threshold_and_ext
         "--set-param", "sim=0.2", "--set-param", "claim=0.1", "--set-param", "target=0.4",
         "--set-param", "evolve.max_pairs=150",
     ]  # fmt: skip
-    (direct,) = experiment_commands([point], queue=False)
-    assert "--queue" not in direct
 
 
 def test_results_keep_finished_sweep_experiments_and_resolve_prefixed_columns():
@@ -123,13 +121,11 @@ def test_taxonomy_plot_rows_list_each_generators_types_it_produced_largest_first
     ]
 
 
-def test_run_executes_the_grid_in_the_workspace_and_queue_only_queues(monkeypatch, tmp_path):
+def test_queue_queues_the_whole_grid_with_the_extra_settings(monkeypatch, tmp_path):
     params = tmp_path / "params.yaml"
     params.write_text("sim: 0.5\nclaim: 0.1\ntarget: 0.4\n", encoding="utf-8")
     executed: list[list[str]] = []
     monkeypatch.setattr(sweep, "_run", executed.append)
-    for command, queued in (("run", False), ("queue", True)):
-        executed.clear()
-        sweep.main(sweep.parser().parse_args(["--params", str(params), command, "-S", "evolve.max_pairs=9"]))
-        assert len(executed) == 13
-        assert all(("--queue" in c) is queued and c[-1] == "evolve.max_pairs=9" for c in executed)
+    sweep.main(sweep.parser().parse_args(["--params", str(params), "queue", "-S", "evolve.max_pairs=9"]))
+    assert len(executed) == 13
+    assert all("--queue" in c and c[-1] == "evolve.max_pairs=9" for c in executed)
