@@ -8,7 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.dvc_project import copy_project, project_environment
+from tests.dvc_project import (
+    FAST_PIPELINE_PARAMS,
+    commit_all,
+    copy_project,
+    dvc,
+    file_digests,
+    project_environment,
+    update_params,
+)
 
 FIXTURES = Path(__file__).parent / "fixtures"
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -19,6 +27,26 @@ def project(tmp_path) -> tuple[Path, dict]:
     """A fresh git + DVC checkout of the project's files (without outputs) and its environment."""
     env = project_environment(tmp_path / "cache")
     return copy_project(tmp_path / "project", env), env
+
+
+@pytest.fixture(scope="session")
+def released(tmp_path_factory):
+    """A reproduced project on the fast fixture settings, committed and pushed to a local DVC
+    remote (the release); tests copy it before changing anything."""
+    root = tmp_path_factory.mktemp("release")
+    env = project_environment(root / "cache")
+    project = copy_project(root / "project", env)
+    # target above what the few-step teacher ever gives: no pair is skipped, so every search
+    # scores candidates and a threshold experiment has pass rates to move
+    update_params(project, {**FAST_PIPELINE_PARAMS, "target": 0.95})
+    remote = root / "remote"
+    remote.mkdir()
+    dvc(project, env, "remote", "add", "--default", "release", str(remote))
+    dvc(project, env, "repro")
+    commit_all(project, env, "SciCon build")
+    pushed = dvc(project, env, "push")
+    assert "pushed" in pushed.stdout
+    return project, env, remote, file_digests(project)
 
 
 @pytest.fixture(scope="session")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import subprocess
@@ -99,3 +100,15 @@ def update_params(project_dir: Path, overrides: dict) -> None:
     path = project_dir / "params.yaml"
     params = deep_update(yaml.safe_load(path.read_text()), overrides)
     path.write_text(yaml.safe_dump(params, sort_keys=False))
+
+
+RELEASED = ("data/scicon", "models/scicon-classifier")
+
+
+def file_digests(root: Path, outputs=RELEASED) -> dict[str, str]:
+    digests = {}
+    for output in outputs:
+        for path in sorted((root / output).rglob("*")):
+            if path.is_file():
+                digests[str(path.relative_to(root))] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return digests

@@ -84,9 +84,12 @@ def test_operational_keys_trigger_no_rerun():
 def test_a_stage_that_reads_one_top_level_key_declares_that_key_alone():
     from scicon.codedeps import expected_params
 
+    evaluate = expected_params("stages/evaluate.py")
+    assert {"target", "gold.path"} <= set(evaluate)  # precision at target, on gold
+    assert not {"sim", "claim"} & set(evaluate)
     teacher = expected_params("stages/teacher.py")
-    assert {"target", "labelled_root", "gold.path"} <= set(teacher)
-    assert not {"sim", "claim"} & set(teacher)  # a threshold experiment does not retrain the teacher
+    assert {"labelled_root", "gold.path"} <= set(teacher)
+    assert not {"sim", "claim", "target"} & set(teacher)  # a threshold experiment does not retrain the teacher
 
 
 def _stages(evolve_deps: list[str]) -> dict:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import copy
 import csv
-import hashlib
 import json
 import shutil
 import sys
@@ -21,45 +20,13 @@ from scicon.sweep import GridPoint, experiment_commands
 from tests.conftest import serve_folder
 from tests.dvc_project import (
     FAST_PIPELINE_PARAMS,
-    commit_all,
-    copy_project,
+    RELEASED,
     dvc,
-    project_environment,
+    file_digests,
     run,
-    update_params,
 )
 
 pytestmark = pytest.mark.slow
-
-RELEASED = ("data/scicon", "models/scicon-classifier")
-
-
-def file_digests(root: Path, outputs=RELEASED) -> dict[str, str]:
-    digests = {}
-    for output in outputs:
-        for path in sorted((root / output).rglob("*")):
-            if path.is_file():
-                digests[str(path.relative_to(root))] = hashlib.sha256(path.read_bytes()).hexdigest()
-    return digests
-
-
-@pytest.fixture(scope="module")
-def released(tmp_path_factory):
-    """A reproduced project, committed and pushed to a local DVC remote (the release)."""
-    root = tmp_path_factory.mktemp("release")
-    env = project_environment(root / "cache")
-    project = copy_project(root / "project", env)
-    # target above what the few-step teacher ever gives: no pair is skipped, so every search
-    # scores candidates and a threshold experiment has pass rates to move
-    update_params(project, {**FAST_PIPELINE_PARAMS, "target": 0.95})
-    remote = root / "remote"
-    remote.mkdir()
-    dvc(project, env, "remote", "add", "--default", "release", str(remote))
-    dvc(project, env, "repro")
-    commit_all(project, env, "SciCon build")
-    pushed = dvc(project, env, "push")
-    assert "pushed" in pushed.stdout
-    return project, env, remote, file_digests(project)
 
 
 def fresh_clone(released, destination: Path) -> Path:
