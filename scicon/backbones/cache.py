@@ -29,8 +29,9 @@ from pathlib import Path
 
 import numpy as np
 
-from scicon.backbones.base import Backend, Completion, GenerationRequest, Sampling, YesNo, derive_seed
+from scicon.backbones.base import Backend, Completion, GenerationRequest, Sampling, YesNo
 from scicon.io import hash_file
+from scicon.seeds import derive_seed
 
 CACHE_FILE = "calls.sqlite"
 _CHUNK = 500

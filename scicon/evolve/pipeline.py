@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from scicon.backbones import load_backbone as load_configured_backbone
-from scicon.backbones.base import derive_seed
 from scicon.backbones.cache import CACHE_FILE, CallCache
 from scicon.backbones.params import BackboneParams
 from scicon.candidates import CandidateParams
@@ -33,6 +32,7 @@ from scicon.paths import cache_root
 from scicon.records.corpus import Abstract
 from scicon.records.evolve import MutatedPair, PairTrace
 from scicon.records.pairs import Pair
+from scicon.seeds import derive_seed
 
 log = logging.getLogger(__name__)
 
