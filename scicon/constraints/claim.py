@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from pydantic import Field
 
+from scicon.assembly_context import AssemblyContext
 from scicon.backbones.cache import CachedBackbone
 from scicon.constraints import CONSTRAINTS
 from scicon.constraints.base import (
@@ -24,7 +25,6 @@ from scicon.constraints.base import (
     answered,
 )
 from scicon.constraints.claim_model import ClaimModel, ClaimModelSettings, fit_claim_model
-from scicon.evolve.context import AssemblyContext
 from scicon.params import Section
 from scicon.prompts import CLAIM_DETECTION
 

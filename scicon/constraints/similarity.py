@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 
 from pydantic import Field
 
+from scicon.assembly_context import AssemblyContext
 from scicon.backbones.cache import CachedBackbone, CallCache, answer_from_cache, weights_identity
 from scicon.constraints import CONSTRAINTS
 from scicon.constraints.base import (
@@ -30,7 +31,6 @@ from scicon.constraints.base import (
     answered,
 )
 from scicon.constraints.topic_model import TopicModelSettings
-from scicon.evolve.context import AssemblyContext
 from scicon.models import resolve_model
 from scicon.params import Section
 from scicon.prompts import SIMILARITY

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 
 from pydantic import Field
 
+from scicon.assembly_context import AssemblyContext
 from scicon.backbones.cache import CachedBackbone
-from scicon.evolve.context import AssemblyContext
 from scicon.goal import GOALS
 from scicon.goal.base import SentencePair
 from scicon.params import Section
