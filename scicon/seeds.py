@@ -1,4 +1,8 @@
-"""Seeds derived from a run's seed: every random choice in the project draws from one of these."""
+"""Seeds derived from a run's seed and what a draw is for (pair, iteration, member, sample).
+
+A foundation: the backbones, the search, the transformations and the evolve pipeline all draw
+from these, so none of them needs another's module to get one.
+"""
 
 from __future__ import annotations
 
