@@ -36,7 +36,7 @@ PACKAGES = ("scicon",)
 DVC_FILE = "dvc.yaml"
 
 
-def _module_file(module: str, root: Path) -> Path | None:
+def module_file(module: str, root: Path) -> Path | None:
     base = root.joinpath(*module.split("."))
     if base.with_suffix(".py").is_file():
         return base.with_suffix(".py")
@@ -55,7 +55,7 @@ def _package_inits(module: str, root: Path) -> list[Path]:
     return inits
 
 
-def _module_name(path: Path, root: Path) -> str:
+def module_name(path: Path, root: Path) -> str:
     relative = path.relative_to(root).with_suffix("")
     parts = relative.parts[:-1] if relative.name == "__init__" else relative.parts
     return ".".join(parts)
@@ -88,11 +88,13 @@ def _declared_data(tree: ast.Module, folder: Path) -> list[Path]:
     return []
 
 
-def _imported_modules(tree: ast.Module, current: str, is_package: bool) -> Iterable[str]:
+def imported_modules(tree: ast.Module, current: str, is_package: bool) -> Iterable[tuple[str, int]]:
+    """Every name an import statement of ``tree`` (module ``current``) may load, with its line:
+    imports inside functions too, and ``from a import b`` as both ``a`` and ``a.b``."""
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
-                yield alias.name
+                yield alias.name, node.lineno
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = current.split(".") if is_package else current.split(".")[:-1]
@@ -100,9 +102,9 @@ def _imported_modules(tree: ast.Module, current: str, is_package: bool) -> Itera
                 module = ".".join([*base, node.module] if node.module else base)
             else:
                 module = node.module or ""
-            yield module
+            yield module, node.lineno
             for alias in node.names:
-                yield f"{module}.{alias.name}"  # a submodule, when one of that name exists
+                yield f"{module}.{alias.name}", node.lineno  # a submodule, when one of that name exists
 
 
 def import_closure(entry: Path, root: Path = ROOT) -> list[Path]:
@@ -118,13 +120,13 @@ def import_closure(entry: Path, root: Path = ROOT) -> list[Path]:
         seen.add(path)
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         is_package = path.name == "__init__.py"
-        current = _module_name(path, root) if path.is_relative_to(root) else path.stem
+        current = module_name(path, root) if path.is_relative_to(root) else path.stem
         data.update(_declared_data(tree, path.parent))
         found: list[Path] = []
-        for module in _imported_modules(tree, current, is_package):
+        for module, _ in imported_modules(tree, current, is_package):
             if module.split(".")[0] not in PACKAGES:
                 continue
-            target = _module_file(module, root)
+            target = module_file(module, root)
             if target is not None:
                 found += [target, *_package_inits(module, root)]
         if is_package and _is_registry_package(tree):

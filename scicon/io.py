@@ -94,6 +94,22 @@ def read_jsonl(path: str | os.PathLike, model: type[ModelT]) -> Iterator[ModelT]
                 ) from error
 
 
+def read_json_objects(path: str | os.PathLike) -> Iterator[tuple[int, dict]]:
+    """Each line's JSON object with its line number, for files of no fixed record type (benchmark
+    rows, labelled claims); a bad line raises :class:`InputFormatError` naming file and line."""
+    with open(path, "rb") as handle:
+        for number, line in enumerate(decoded_lines(handle, str(path)), start=1):
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as error:
+                raise InputFormatError(str(path), f"not valid JSON: {error.msg}", number) from error
+            if not isinstance(row, dict):
+                raise InputFormatError(str(path), "expected a JSON object", number)
+            yield number, row
+
+
 def _first_error(error: ValidationError) -> str:
     first = error.errors()[0]
     location = ".".join(str(part) for part in first["loc"]) or "record"

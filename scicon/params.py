@@ -70,6 +70,11 @@ class Thresholds(Section):
     target: float = Probability
 
 
+def meets_threshold(score: float, threshold: float) -> bool:
+    """Whether a probability passes its threshold (``sim``, ``claim``, ``target``): at or above it."""
+    return score >= threshold
+
+
 class TopLevel(Thresholds):
     """Single top-level keys a stage may read one at a time (``load_key``), so that it declares
     only the keys it uses: a stage that needs ``target`` does not rerun when ``sim`` changes."""

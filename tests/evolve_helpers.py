@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from scicon.assembly_context import AssemblyContext
 from scicon.backbones.cache import CachedBackbone
 from scicon.candidates import CandidateParams
 from scicon.evolve.assembly import build_searches, validated_settings
-from scicon.evolve.context import AssemblyContext
 from scicon.evolve.params import EvolveParams
 from scicon.params import Thresholds
 from scicon.records.corpus import Abstract

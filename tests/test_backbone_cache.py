@@ -5,7 +5,8 @@ from __future__ import annotations
 import multiprocessing
 
 from scicon.backbones import CachedBackbone, CallCache, Sampling
-from scicon.backbones.base import derive_seed, normalise, yes_no_from_logprobs
+from scicon.backbones.base import normalise, yes_no_from_logprobs
+from scicon.seeds import derive_seed
 from tests.scripted_backend import ScriptedBackend
 
 SAMPLING = Sampling(temperature=0.8, max_tokens=32)

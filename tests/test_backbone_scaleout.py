@@ -15,12 +15,12 @@ import time
 import pytest
 
 from perf.simulated_server import SimulatedServer
+from scicon.assembly_context import AssemblyContext
 from scicon.backbones import BackboneError, BackboneParams, CachedBackbone, CallCache, Sampling, load_backbone
 from scicon.backbones.base import GenerationRequest
 from scicon.backbones.endpoints import EndpointPool, Outcome
 from scicon.backbones.openai_http import OpenAICompatibleBackend
 from scicon.evolve.assembly import build_searches, validated_settings
-from scicon.evolve.context import AssemblyContext
 from scicon.evolve.metrics import evolve_metrics
 from scicon.evolve.params import EvolveParams
 from scicon.evolve.runner import read_journal, run_searches

@@ -12,13 +12,13 @@ from pydantic import ValidationError
 from scicon.dataset import assemble_scicon, write_scicon
 from scicon.dataset.build import build_dataset, deduplicate, order_swaps
 from scicon.dataset.params import BuildParams, BuildSource
-from scicon.dataset.sources import Candidate, SourcePaths, read_sources
+from scicon.dataset.sources import SourcePaths, read_sources
 from scicon.dataset.taxonomy import mutation_type
 from scicon.errors import InputFormatError, InputNotFoundError, ParamsError
 from scicon.io import read_jsonl, write_jsonl
 from scicon.params import load_section
 from scicon.records.corpus import Role
-from scicon.records.dataset import Example
+from scicon.records.dataset import Candidate, Example
 from scicon.records.negatives import RuleNegative
 from scicon.records.pairs import Pair, PairKind
 from scicon.textdiff import word_diff

@@ -7,13 +7,13 @@ from dataclasses import replace
 
 import pytest
 
+from scicon.assembly_context import AssemblyContext
 from scicon.backbones import CachedBackbone
 from scicon.backbones.llama_cpp_backend import LlamaCppBackend
 from scicon.candidates import CandidateParams, FluencyScorer
 from scicon.constraints.base import ConstraintCheck
 from scicon.constraints.edits import Grounded
 from scicon.errors import ParamsError
-from scicon.evolve.context import AssemblyContext
 from scicon.grounding import Grounding, is_grounded
 from scicon.models import resolve_model
 from scicon.records.corpus import Abstract, Sentence

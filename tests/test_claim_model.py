@@ -172,7 +172,7 @@ def test_sentence_label_jsonl_and_csv_are_read(tmp_path):
             '{"sentences": ["A.", "B."], "labels": ["1"]}\n',
             r"bad.json:1: 'sentences' and 'labels'",
         ),
-        ("bad.jsonl", "not json\n", r"bad.jsonl:1: not JSON"),
+        ("bad.jsonl", "not json\n", r"bad.jsonl:1: not valid JSON"),
         ("bad.jsonl", '{"text": "A."}\n', r"bad.jsonl:1: expected 'sentences'"),
         ("bad.csv", "text,claim\nA.,1\n", r"bad.csv:1: needs a header"),
     ],

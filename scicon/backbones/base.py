@@ -11,7 +11,6 @@ token; a log-likelihood is one forward pass over the text.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import math
 import threading
@@ -146,16 +145,6 @@ def token_log_probabilities(logits, next_tokens: Sequence[int]):
     shifted = logits - logits.max(axis=1, keepdims=True)
     log_norm = np.log(np.exp(shifted).sum(axis=1))
     return shifted[np.arange(len(next_tokens)), np.asarray(next_tokens)] - log_norm
-
-
-def derive_seed(*parts: object) -> int:
-    """A 31-bit seed determined by ``parts`` only (e.g. run seed, pair id, iteration, member).
-
-    The ``j``-th sample drawn with seed ``s`` uses ``derive_seed(s, j)``, so it does not
-    depend on how requests are batched or which other samples were asked for.
-    """
-    digest = hashlib.sha256(":".join(str(part) for part in parts).encode()).digest()
-    return int.from_bytes(digest[:4], "little") & 0x7FFFFFFF
 
 
 def fit_to_context(tokens: list[int], room: int) -> list[int]:

@@ -29,8 +29,9 @@ from pathlib import Path
 
 import numpy as np
 
-from scicon.backbones.base import Backend, Completion, GenerationRequest, Sampling, YesNo, derive_seed
+from scicon.backbones.base import Backend, Completion, GenerationRequest, Sampling, YesNo
 from scicon.io import hash_file
+from scicon.seeds import derive_seed
 
 CACHE_FILE = "calls.sqlite"
 _CHUNK = 500
@@ -336,9 +337,6 @@ class CachedBackbone:
         results = self._cached_call("log_likelihood", keyed, self.backend.log_likelihood, len(texts))
         return [float(results[key]) for key in keys]
 
-    def yes_probability(self, prompts: Sequence[str], kind: str | None = None) -> list[float]:
-        return [answer.p_yes for answer in self.yes_no(prompts, kind)]
-
     def metrics(self) -> dict:
         """This handle's calls (:class:`CallStats`) and what the backend counted (tokens,
         endpoints) — for a backend shared by identical configurations, all handles together."""
@@ -348,6 +346,16 @@ class CachedBackbone:
         if not self._closed:
             self._closed = True
             self._release()
+
+
+def yes_probabilities(
+    backbone: CachedBackbone, prompts: Sequence[str], kind: str, min_mass: float
+) -> list[float | None]:
+    """P(yes) per question prompt (the paper's LLM filters and teacher); None where the yes and
+    no tokens held less than ``min_mass`` of the probability: the model did not answer."""
+    return [
+        answer.p_yes if answer.mass >= min_mass else None for answer in backbone.yes_no(prompts, kind=kind)
+    ]
 
 
 def combined_metrics(backbones: Sequence[CachedBackbone]) -> dict:

@@ -6,9 +6,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-from scicon.backbones.base import YesNo
+from scicon.backbones.cache import CachedBackbone, yes_probabilities
+from scicon.params import meets_threshold
 
 Reference = Literal["sentence1", "original"]
+
+# Relative costs: string checks are free, local models cheaper than backbone calls.
+EDIT_COST = 0
+LOCAL_MODEL_COST = 1
+BACKBONE_COST = 10
 
 
 @dataclass(frozen=True)
@@ -50,15 +56,23 @@ class ThresholdConstraint:
     threshold = 0.0
 
     def passes(self, score: float) -> bool:
-        return score >= self.threshold
+        return meets_threshold(score, self.threshold)
 
 
-def answered(answers: Sequence[YesNo], min_mass: float) -> list[float | None]:
-    """P(yes) where the yes and no tokens held at least ``min_mass`` of the probability, else None."""
-    return [answer.p_yes if answer.mass >= min_mass else None for answer in answers]
+class BackboneQuestion(ThresholdConstraint):
+    """The backbone's P(yes) to a question about each candidate (the paper's LLM filters);
+    None where it gave no usable answer (``min_mass``)."""
 
+    cost = BACKBONE_COST
 
-# Relative costs: string checks are free, local models cheaper than backbone calls.
-EDIT_COST = 0
-LOCAL_MODEL_COST = 1
-BACKBONE_COST = 10
+    def __init__(self, backbone: CachedBackbone, threshold: float, min_mass: float):
+        self.backbone = backbone
+        self.threshold = threshold
+        self.min_mass = min_mass
+
+    def question(self, check: ConstraintCheck) -> str:
+        raise NotImplementedError
+
+    def scores(self, checks: Sequence[ConstraintCheck]) -> list[float | None]:
+        prompts = [self.question(check) for check in checks]
+        return yes_probabilities(self.backbone, prompts, self.kind, self.min_mass)

@@ -14,17 +14,10 @@ from collections.abc import Sequence
 
 from pydantic import Field
 
-from scicon.backbones.cache import CachedBackbone
+from scicon.assembly_context import AssemblyContext
 from scicon.constraints import CONSTRAINTS
-from scicon.constraints.base import (
-    BACKBONE_COST,
-    LOCAL_MODEL_COST,
-    ConstraintCheck,
-    ThresholdConstraint,
-    answered,
-)
+from scicon.constraints.base import LOCAL_MODEL_COST, BackboneQuestion, ConstraintCheck, ThresholdConstraint
 from scicon.constraints.claim_model import ClaimModel, ClaimModelSettings, fit_claim_model
-from scicon.evolve.context import AssemblyContext
 from scicon.params import Section
 from scicon.prompts import CLAIM_DETECTION
 
@@ -33,19 +26,12 @@ class LlmClaimSettings(Section):
     backbone: dict | None = Field(description="overrides of the backbone section for this filter")
 
 
-class LlmClaim(ThresholdConstraint):
+class LlmClaim(BackboneQuestion):
     kind = "claim"
     name = "llm"
-    cost = BACKBONE_COST
 
-    def __init__(self, backbone: CachedBackbone, threshold: float, min_mass: float):
-        self.backbone = backbone
-        self.threshold = threshold
-        self.min_mass = min_mass
-
-    def scores(self, checks: Sequence[ConstraintCheck]) -> list[float | None]:
-        prompts = [CLAIM_DETECTION.format(sentence=c.candidate) for c in checks]
-        return answered(self.backbone.yes_no(prompts, kind=self.kind), self.min_mass)
+    def question(self, check: ConstraintCheck) -> str:
+        return CLAIM_DETECTION.format(sentence=check.candidate)
 
 
 @CONSTRAINTS.register(

@@ -33,7 +33,6 @@ encoder and settings.
 from __future__ import annotations
 
 import csv
-import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -53,6 +52,7 @@ from scicon.constraints.fitting import (
     group_draw,
 )
 from scicon.errors import InputFormatError, InputNotFoundError
+from scicon.io import read_json_objects
 from scicon.params import Operational, Section
 from scicon.records.corpus import Abstract, Role
 
@@ -145,45 +145,34 @@ def read_labelled_claims(path: str | Path) -> list[LabelledSentence]:
     if source.suffix.lower() in (".csv", ".tsv"):
         return _read_claims_csv(source, "\t" if source.suffix.lower() == ".tsv" else ",")
     examples: list[LabelledSentence] = []
-    with open(source, encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise InputFormatError(origin, f"not JSON: {error.msg}", number) from error
-            if not isinstance(record, dict):
-                raise InputFormatError(origin, "expected a JSON object", number)
-            if "sentences" in record and "labels" in record:
-                sentences, labels = record["sentences"], record["labels"]
-                if (
-                    not isinstance(sentences, list)
-                    or not isinstance(labels, list)
-                    or len(sentences) != len(labels)
-                ):
-                    raise InputFormatError(
-                        origin, "'sentences' and 'labels' must be lists of one length", number
-                    )
-                group = str(record.get("paper_id", f"line {number}"))
-                examples += [
-                    LabelledSentence(str(text).strip(), _label(label, origin, number), group)
-                    for text, label in zip(sentences, labels, strict=True)
-                    if str(text).strip()
-                ]
-            elif "sentence" in record and "label" in record:
-                group = str(record.get("group", f"line {number}"))
-                examples.append(
-                    LabelledSentence(
-                        str(record["sentence"]).strip(), _label(record["label"], origin, number), group
-                    )
+    for number, record in read_json_objects(source):
+        if "sentences" in record and "labels" in record:
+            sentences, labels = record["sentences"], record["labels"]
+            if (
+                not isinstance(sentences, list)
+                or not isinstance(labels, list)
+                or len(sentences) != len(labels)
+            ):
+                raise InputFormatError(origin, "'sentences' and 'labels' must be lists of one length", number)
+            group = str(record.get("paper_id", f"line {number}"))
+            examples += [
+                LabelledSentence(str(text).strip(), _label(label, origin, number), group)
+                for text, label in zip(sentences, labels, strict=True)
+                if str(text).strip()
+            ]
+        elif "sentence" in record and "label" in record:
+            group = str(record.get("group", f"line {number}"))
+            examples.append(
+                LabelledSentence(
+                    str(record["sentence"]).strip(), _label(record["label"], origin, number), group
                 )
-            else:
-                raise InputFormatError(
-                    origin,
-                    "expected 'sentences' and 'labels' (one abstract) or 'sentence' and 'label'",
-                    number,
-                )
+            )
+        else:
+            raise InputFormatError(
+                origin,
+                "expected 'sentences' and 'labels' (one abstract) or 'sentence' and 'label'",
+                number,
+            )
     return examples
 
 

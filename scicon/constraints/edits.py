@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from scicon.assembly_context import AssemblyContext
 from scicon.constraints import CONSTRAINTS
 from scicon.constraints.base import EDIT_COST, ConstraintCheck
-from scicon.evolve.context import AssemblyContext
 from scicon.grounding import Grounding, is_grounded
 from scicon.textdiff import edited_positions, word_diff, words, words_changed
 

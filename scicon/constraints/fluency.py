@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from scicon.assembly_context import AssemblyContext
 from scicon.candidates import FluencyScorer
 from scicon.constraints import CONSTRAINTS
 from scicon.constraints.base import BACKBONE_COST, ConstraintCheck
-from scicon.evolve.context import AssemblyContext
 
 
 class FluencyConstraint:

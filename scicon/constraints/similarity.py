@@ -19,18 +19,17 @@ from collections.abc import Callable, Sequence
 
 from pydantic import Field
 
+from scicon.assembly_context import AssemblyContext
 from scicon.backbones.cache import CachedBackbone, CallCache, answer_from_cache, weights_identity
 from scicon.constraints import CONSTRAINTS
 from scicon.constraints.base import (
-    BACKBONE_COST,
     LOCAL_MODEL_COST,
+    BackboneQuestion,
     ConstraintCheck,
     Reference,
     ThresholdConstraint,
-    answered,
 )
 from scicon.constraints.topic_model import TopicModelSettings
-from scicon.evolve.context import AssemblyContext
 from scicon.models import resolve_model
 from scicon.params import Section
 from scicon.prompts import SIMILARITY
@@ -41,23 +40,16 @@ class LlmSimilaritySettings(Section):
     backbone: dict | None = Field(description="overrides of the backbone section for this filter")
 
 
-class LlmSimilarity(ThresholdConstraint):
+class LlmSimilarity(BackboneQuestion):
     kind = "similarity"
     name = "llm"
-    cost = BACKBONE_COST
 
     def __init__(self, backbone: CachedBackbone, threshold: float, reference: Reference, min_mass: float):
-        self.backbone = backbone
-        self.threshold = threshold
+        super().__init__(backbone, threshold, min_mass)
         self.reference = reference
-        self.min_mass = min_mass
 
-    def scores(self, checks: Sequence[ConstraintCheck]) -> list[float | None]:
-        prompts = [
-            SIMILARITY.format(sentence1=check.reference(self.reference), sentence2=check.candidate)
-            for check in checks
-        ]
-        return answered(self.backbone.yes_no(prompts, kind=self.kind), self.min_mass)
+    def question(self, check: ConstraintCheck) -> str:
+        return SIMILARITY.format(sentence1=check.reference(self.reference), sentence2=check.candidate)
 
 
 @CONSTRAINTS.register(

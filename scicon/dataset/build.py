@@ -25,9 +25,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scicon.dataset.params import BuildParams
-from scicon.dataset.sources import Candidate, SourceReport
+from scicon.dataset.sources import SourceReport
 from scicon.dataset.taxonomy import TYPE_NAMES
-from scicon.records.dataset import Example
+from scicon.records.dataset import Candidate, Example
 
 log = logging.getLogger(__name__)
 

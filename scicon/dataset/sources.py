@@ -33,6 +33,7 @@ from scicon.dataset.taxonomy import mutation_type
 from scicon.errors import ParamsError
 from scicon.io import read_jsonl
 from scicon.records.base import TargetLabel
+from scicon.records.dataset import Candidate
 from scicon.records.evolve import MutatedPair
 from scicon.records.negatives import RuleNegative
 from scicon.records.pairs import Pair
@@ -62,24 +63,6 @@ CROSS_SKIPS = {
         "their pair's sentence2 is not the sentence they were made from (rerun the negatives stage)",
     ),
 }
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """A labelled pair before deduplication, splitting and order randomisation.
-
-    ``premise``/``hypothesis`` keep generation order (the hypothesis is the edited or
-    second sentence), which the hypothesis-only baseline needs after the shuffle.
-    """
-
-    example_id: str
-    pmid: str
-    premise: str
-    hypothesis: str
-    label: int
-    generator: str
-    operator: str | None = None
-    mutation_type: str | None = None
 
 
 @dataclass

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel
 
+from scicon.assembly_context import AssemblyContext
 from scicon.constraints import CONSTRAINTS
 from scicon.errors import ParamsError
-from scicon.evolve.context import AssemblyContext
 from scicon.evolve.params import EvolveParams
 from scicon.goal import GOALS
 from scicon.goal.base import TargetConfidence
@@ -26,7 +26,6 @@ from scicon.registry import Entry, Registry
 from scicon.search import SEARCHES
 from scicon.search.base import Search, SearchParts, SearchSettings
 from scicon.transformations import TRANSFORMATIONS
-from scicon.transformations.base import Transformation
 
 OFF = "off"
 
@@ -109,10 +108,6 @@ def build_part(slot_key: str, name: str, context: AssemblyContext):
     return entry.factory(context.settings[(slot_key, name)], context)
 
 
-def build_transformation(name: str, context: AssemblyContext) -> Transformation:
-    return build_part("transformation", name, context)
-
-
 def build_searches(params: EvolveParams, context: AssemblyContext) -> dict[TargetLabel, Search]:
     """One search per target label, sharing the models behind them."""
     check_combination(params)
@@ -123,7 +118,7 @@ def build_searches(params: EvolveParams, context: AssemblyContext) -> dict[Targe
         if getattr(params, key) != OFF
     ]
     edits = [build_part(EDITS.key, name, context) for name in params.edits]
-    transformation = build_transformation(params.transformation, context)
+    transformation = build_part("transformation", params.transformation, context)
     sizes = SearchSettings(params.population_size, params.candidates_per_mutation, params.max_iterations)
     search = SLOT["search"].entry(params.search)
     searches = {}

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from statsmodels.stats.proportion import proportion_confint
 
 from scicon.backbones.cache import CachedBackbone, combined_metrics
+from scicon.params import meets_threshold
 from scicon.records.base import TargetLabel
 from scicon.records.evolve import PairTrace, SearchStatus
 from scicon.textdiff import words_changed
@@ -59,7 +60,7 @@ def _target_metrics(traces: Sequence[PairTrace], thresholds) -> dict:
     accepted = [t.accepted for t in traces if t.accepted is not None]
 
     def rate(values, threshold):
-        return round(sum(v >= threshold for v in values) / len(values), 4) if values else None
+        return round(sum(meets_threshold(v, threshold) for v in values) / len(values), 4) if values else None
 
     return {
         "pairs_tried": len(traces),

@@ -15,14 +15,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from scicon.assembly_context import AssemblyContext, BackboneLoader
 from scicon.backbones import load_backbone as load_configured_backbone
-from scicon.backbones.base import derive_seed
 from scicon.backbones.cache import CACHE_FILE, CallCache
 from scicon.backbones.params import BackboneParams
 from scicon.candidates import CandidateParams
 from scicon.codedeps import rerun_keys, stage_code_digest
 from scicon.evolve.assembly import build_searches, validated_settings
-from scicon.evolve.context import AssemblyContext, BackboneLoader
 from scicon.evolve.metrics import evolve_metrics, success_by_generation
 from scicon.evolve.params import EvolveParams
 from scicon.evolve.recipes import PAPER, recipe_name
@@ -33,6 +32,7 @@ from scicon.paths import cache_root
 from scicon.records.corpus import Abstract
 from scicon.records.evolve import MutatedPair, PairTrace
 from scicon.records.pairs import Pair
+from scicon.seeds import derive_seed
 
 log = logging.getLogger(__name__)
 

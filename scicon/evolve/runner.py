@@ -24,7 +24,7 @@ from pathlib import Path
 from pydantic import ValidationError
 from tqdm import tqdm
 
-from scicon.backbones.base import BackboneError, derive_seed
+from scicon.backbones.base import BackboneError
 from scicon.backbones.cache import CachedBackbone
 from scicon.io import write_jsonl
 from scicon.records.base import TargetLabel
@@ -32,6 +32,7 @@ from scicon.records.corpus import Abstract
 from scicon.records.evolve import MutatedPair, PairTrace, SearchStatus
 from scicon.records.pairs import Pair
 from scicon.search.base import Search
+from scicon.seeds import derive_seed
 from scicon.textdiff import word_diff
 
 log = logging.getLogger(__name__)

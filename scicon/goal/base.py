@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+from scicon.params import meets_threshold
 from scicon.records.base import TargetLabel
 
 SentencePair = tuple[str, str]
@@ -37,7 +38,7 @@ class TargetConfidence:
         return [None if p is None else 1.0 - p for p in contradiction]
 
     def is_complete(self, confidence: float | None) -> bool:
-        return confidence is not None and confidence >= self.threshold
+        return confidence is not None and meets_threshold(confidence, self.threshold)
 
     def should_skip(self, original_confidence: float | None) -> bool:
         """An entailing pair the teacher already calls a contradiction is not a valid start.

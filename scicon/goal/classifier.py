@@ -12,8 +12,8 @@ from pathlib import Path
 
 from pydantic import Field
 
+from scicon.assembly_context import AssemblyContext
 from scicon.errors import ParamsError
-from scicon.evolve.context import AssemblyContext
 from scicon.goal import GOALS
 from scicon.params import Section
 

@@ -6,8 +6,8 @@ from collections.abc import Sequence
 
 from pydantic import Field
 
-from scicon.backbones.cache import CachedBackbone
-from scicon.evolve.context import AssemblyContext
+from scicon.assembly_context import AssemblyContext
+from scicon.backbones.cache import CachedBackbone, yes_probabilities
 from scicon.goal import GOALS
 from scicon.goal.base import SentencePair
 from scicon.params import Section
@@ -29,10 +29,7 @@ class LlmContradictionScorer:
 
     def contradiction_probabilities(self, pairs: Sequence[SentencePair]) -> list[float | None]:
         prompts = [CLASSIFICATION.format(sentence1=first, sentence2=second) for first, second in pairs]
-        return [
-            a.p_yes if a.mass >= self.min_mass else None
-            for a in self.backbone.yes_no(prompts, kind="classification")
-        ]
+        return yes_probabilities(self.backbone, prompts, "classification", self.min_mass)
 
 
 @GOALS.register(

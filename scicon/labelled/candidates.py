@@ -15,11 +15,10 @@ from typing import Protocol
 import numpy as np
 
 from scicon.classifier import CONTRADICTION
-from scicon.dataset.sources import Candidate
 from scicon.errors import InputFormatError, InputNotFoundError
 from scicon.evaluate.benchmarks import BenchmarkPair, Skipped, load_benchmarks
 from scicon.labelled.params import LabelledSpec, labelled_base
-from scicon.records.dataset import Example
+from scicon.records.dataset import Candidate, Example
 from scicon.sampling import seeded_sample
 
 log = logging.getLogger(__name__)

@@ -1,12 +1,35 @@
-"""SciCon rows, as the build stage writes them."""
+"""SciCon rows, as the build stage writes them, and the candidate pairs it makes them from.
+
+Candidates are defined here rather than in scicon.dataset so that scicon.labelled, which makes
+them from the labelled NLI sets, need not import the package that imports it.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import Field
 
 from scicon.records.base import Record
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A labelled pair before deduplication, splitting and order randomisation.
+
+    ``premise``/``hypothesis`` keep generation order (the hypothesis is the edited or
+    second sentence), which the hypothesis-only baseline needs after the shuffle.
+    """
+
+    example_id: str
+    pmid: str
+    premise: str
+    hypothesis: str
+    label: int
+    generator: str
+    operator: str | None = None
+    mutation_type: str | None = None
 
 
 class Example(Record):

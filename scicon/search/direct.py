@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from scicon.backbones.base import derive_seed
 from scicon.constraints.base import Constraint
 from scicon.goal.base import TargetConfidence
 from scicon.records.corpus import Abstract
@@ -19,6 +18,7 @@ from scicon.records.pairs import Pair
 from scicon.search import SEARCHES
 from scicon.search.base import Accepted, SearchOutcome, SearchParts
 from scicon.search.evolutionary import rejected_edits
+from scicon.seeds import derive_seed
 from scicon.transformations.base import MutationRequest, Transformation
 
 

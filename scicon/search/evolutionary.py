@@ -23,7 +23,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scicon.backbones.base import derive_seed
 from scicon.constraints.base import Constraint, ConstraintCheck
 from scicon.goal.base import TargetConfidence
 from scicon.records.corpus import Abstract
@@ -31,6 +30,7 @@ from scicon.records.evolve import CandidateTrace, GenerationTrace, MemberTrace, 
 from scicon.records.pairs import Pair
 from scicon.search import SEARCHES
 from scicon.search.base import Accepted, SearchOutcome, SearchParts, SearchSettings
+from scicon.seeds import derive_seed
 from scicon.transformations.base import MutationRequest, Transformation
 
 

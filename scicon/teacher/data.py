@@ -21,8 +21,9 @@ from dataclasses import dataclass
 
 from scicon.dataset.build import BuiltDataset, build_dataset
 from scicon.dataset.params import BuildSource
-from scicon.dataset.sources import Candidate, SourcePaths, SourceReport, read_sources
+from scicon.dataset.sources import SourcePaths, SourceReport, read_sources
 from scicon.labelled.candidates import labelled_candidates, weighted
+from scicon.records.dataset import Candidate
 from scicon.teacher.params import TeacherParams
 
 log = logging.getLogger(__name__)

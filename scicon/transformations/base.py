@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from scicon.backbones.base import derive_seed
 from scicon.records.base import TargetLabel
 from scicon.records.corpus import Abstract
+from scicon.seeds import derive_seed
 
 
 @dataclass(frozen=True)

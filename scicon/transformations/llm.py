@@ -6,9 +6,9 @@ from collections.abc import Sequence
 
 from pydantic import Field
 
+from scicon.assembly_context import AssemblyContext
 from scicon.backbones.base import Sampling
 from scicon.backbones.cache import CachedBackbone
-from scicon.evolve.context import AssemblyContext
 from scicon.params import Section
 from scicon.prompts import TARGET_LABEL_WORDS, WORD_REPLACEMENT, parse_rewrite
 from scicon.transformations import TRANSFORMATIONS

@@ -13,7 +13,7 @@ import threading
 
 from pydantic import Field
 
-from scicon.evolve.context import AssemblyContext
+from scicon.assembly_context import AssemblyContext
 from scicon.models import resolve_model
 from scicon.params import Section
 from scicon.transformations import TRANSFORMATIONS

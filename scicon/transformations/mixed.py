@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from pydantic import Field, field_validator
 
-from scicon.evolve.context import AssemblyContext
+from scicon.assembly_context import AssemblyContext
 from scicon.params import Section
 from scicon.transformations import TRANSFORMATIONS
 from scicon.transformations.base import MutationRequest, Transformation
@@ -62,8 +62,13 @@ class MixedSettings(Section):
 
 @TRANSFORMATIONS.register("mixed", settings=MixedSettings, description="several transformations share out")
 def mixed_transformation(settings: MixedSettings, context: AssemblyContext) -> MixedTransformation:
-    from scicon.evolve.assembly import build_transformation
-
     return MixedTransformation(
-        [(build_transformation(name, context), share) for name, share in settings.parts.items() if share > 0]
+        [(_part(name, context), share) for name, share in settings.parts.items() if share > 0]
     )
+
+
+def _part(name: str, context: AssemblyContext) -> Transformation:
+    # looked up here, in the registry this module registers in, so that a part never
+    # imports the evolve pipeline that assembles it; its settings were validated there
+    entry = TRANSFORMATIONS.get(name, "evolve.settings.transformation.mixed.parts")
+    return entry.factory(context.settings[("transformation", name)], context)

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from pydantic import Field
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
-from scicon.evolve.context import AssemblyContext
+from scicon.assembly_context import AssemblyContext
 from scicon.params import Section
 from scicon.transformations import TRANSFORMATIONS
 from scicon.transformations.base import MutationRequest, RandomizedTransformation

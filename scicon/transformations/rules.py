@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from pydantic import Field
 
-from scicon.evolve.context import AssemblyContext
+from scicon.assembly_context import AssemblyContext
 from scicon.params import Section
 from scicon.transformations import TRANSFORMATIONS
 from scicon.transformations.base import MutationRequest

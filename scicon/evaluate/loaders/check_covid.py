@@ -22,10 +22,10 @@ from scicon.evaluate.loaders.rows import (
     evidence_text,
     line_error,
     read_corpus,
-    read_json_lines,
     text,
     three_way_pair,
 )
+from scicon.io import read_json_objects
 
 
 @LOADERS.register(
@@ -44,7 +44,7 @@ def load_check_covid(folder: Path, options: ClaimsAgainstCorpusOptions) -> list[
     left_out: Counter[str] = Counter()
     for name in options.claims:
         path = folder / name
-        for line, row in read_json_lines(path):
+        for line, row in read_json_objects(path):
             nli_label = options.nli_label(row.get("label"), path, line, "label")
             if nli_label is None:
                 left_out[f"label {row.get('label')!r}"] += 1

@@ -16,7 +16,8 @@ from pathlib import Path
 
 from scicon.evaluate.benchmarks import BenchmarkPair
 from scicon.evaluate.loaders import LOADERS
-from scicon.evaluate.loaders.rows import NLI_LABELS, line_error, read_json_lines, text
+from scicon.evaluate.loaders.rows import NLI_LABELS, line_error, text
+from scicon.io import read_json_objects
 
 FACETS = ("source", "operator", "kind", "garbled")
 
@@ -39,7 +40,7 @@ def _facets(row: dict, path: Path, line: int) -> tuple[tuple[str, str], ...]:
 )
 def load_gold(path: Path, options: None) -> list[BenchmarkPair]:
     pairs = []
-    for line, row in read_json_lines(path):
+    for line, row in read_json_objects(path):
         gold = row.get("gold")
         if gold not in NLI_LABELS:
             raise line_error(path, line, f"gold {gold!r} is not one of {', '.join(NLI_LABELS)}")

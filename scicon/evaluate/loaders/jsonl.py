@@ -6,7 +6,8 @@ from pathlib import Path
 
 from scicon.evaluate.benchmarks import BenchmarkPair
 from scicon.evaluate.loaders import LOADERS
-from scicon.evaluate.loaders.rows import ColumnOptions, pairs_from_columns, read_json_lines
+from scicon.evaluate.loaders.rows import ColumnOptions, pairs_from_columns
+from scicon.io import read_json_objects
 
 
 @LOADERS.register(
@@ -17,4 +18,4 @@ from scicon.evaluate.loaders.rows import ColumnOptions, pairs_from_columns, read
     description="any JSON Lines file; the options name the columns and the contradiction labels",
 )
 def load_jsonl(path: Path, options: ColumnOptions) -> list[BenchmarkPair]:
-    return pairs_from_columns(read_json_lines(path), path, options)
+    return pairs_from_columns(read_json_objects(path), path, options)

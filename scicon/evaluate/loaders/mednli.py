@@ -14,8 +14,9 @@ from pydantic import Field, field_validator
 
 from scicon.evaluate.benchmarks import BenchmarkPair, LoaderOptions
 from scicon.evaluate.loaders import LOADERS
-from scicon.evaluate.loaders.rows import line_error, line_key, read_json_lines, text
+from scicon.evaluate.loaders.rows import line_error, line_key, text
 from scicon.evaluate.specialties import SPECIALTY_KEYWORDS, keyword_pattern, specialty_pattern
+from scicon.io import read_json_objects
 
 LABELS = {"contradiction": 1, "entailment": 0, "neutral": 0}
 
@@ -48,7 +49,7 @@ def load_mednli(path: Path, options: MedNliOptions) -> list[BenchmarkPair]:
     elif options.specialty:
         pattern = specialty_pattern(options.specialty)
     pairs = []
-    for line, row in read_json_lines(path):
+    for line, row in read_json_objects(path):
         label = row.get("gold_label")
         if label not in LABELS:
             raise line_error(path, line, f"gold_label {label!r} is not one of {', '.join(LABELS)}")

@@ -18,7 +18,8 @@ from pydantic import Field
 from scicon.evaluate.benchmarks import BenchmarkPair
 from scicon.evaluate.loaders import LOADERS
 from scicon.evaluate.loaders.labels import LabelMapOptions, log_left_out
-from scicon.evaluate.loaders.rows import line_error, line_key, read_csv, read_json_lines, text, three_way_pair
+from scicon.evaluate.loaders.rows import line_error, line_key, read_csv, text, three_way_pair
+from scicon.io import read_json_objects
 
 
 class NliTableOptions(LabelMapOptions):
@@ -34,7 +35,7 @@ class NliTableOptions(LabelMapOptions):
 
 def _rows(path: Path, delimiter: str):
     if path.suffix.lower() in {".jsonl", ".ndjson"}:
-        return read_json_lines(path)
+        return read_json_objects(path)
     return read_csv(path, delimiter)
 
 

@@ -1,9 +1,9 @@
-"""Reading rows of CSV and JSON Lines benchmark files, with file and line in every error."""
+"""Reading rows of CSV benchmark files, with file and line in every error (JSON Lines rows:
+:func:`scicon.io.read_json_objects`)."""
 
 from __future__ import annotations
 
 import csv
-import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -11,7 +11,7 @@ from pydantic import Field
 
 from scicon.errors import InputFormatError, InputNotFoundError
 from scicon.evaluate.benchmarks import BenchmarkPair, LoaderOptions
-from scicon.io import decoded_lines
+from scicon.io import decoded_lines, read_json_objects
 
 
 def line_error(path: Path, line: int, message: str) -> InputFormatError:
@@ -41,20 +41,6 @@ def read_csv(path: Path, delimiter: str = ",") -> Iterator[tuple[int, dict]]:
                 start = reader.line_num + 1
         except csv.Error as error:
             raise line_error(path, reader.line_num, f"not valid CSV ({error})") from error
-
-
-def read_json_lines(path: Path) -> Iterator[tuple[int, dict]]:
-    with open(path, "rb") as handle:
-        for number, line in enumerate(decoded_lines(handle, str(path)), start=1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise line_error(path, number, f"not valid JSON: {error.msg}") from error
-            if not isinstance(row, dict):
-                raise line_error(path, number, "expected a JSON object")
-            yield number, row
 
 
 class ColumnOptions(LoaderOptions):
@@ -105,7 +91,7 @@ def read_corpus(path: Path, id_field: str) -> dict[str, list[str]]:
     if not path.is_file():
         raise InputNotFoundError(f"{path}: corpus file not found")
     corpus = {}
-    for line, row in read_json_lines(path):
+    for line, row in read_json_objects(path):
         sentences = row.get("abstract")
         if row.get(id_field) is None or not isinstance(sentences, list):
             raise line_error(path, line, f"expected {id_field!r} and 'abstract' as a list of sentences")

@@ -22,10 +22,10 @@ from scicon.evaluate.loaders.rows import (
     evidence_text,
     line_error,
     read_corpus,
-    read_json_lines,
     text,
     three_way_pair,
 )
+from scicon.io import read_json_objects
 
 
 @LOADERS.register(
@@ -44,7 +44,7 @@ def load_scifact(folder: Path, options: ClaimsAgainstCorpusOptions) -> list[Benc
     left_out: Counter[str] = Counter()
     for name in options.claims:
         path = folder / name
-        for line, row in read_json_lines(path):
+        for line, row in read_json_objects(path):
             claim = text(row.get("claim"), path, line, "claim")
             evidence = row.get("evidence")
             if not isinstance(evidence, dict):

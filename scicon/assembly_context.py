@@ -9,6 +9,10 @@ model as overrides of the ``backbone`` section (the paper's decoupled variant: "
 gen+filter, Qwen2.5 7B cls"); identical configurations share one loaded model. The
 context also collects the identity of every model it hands out, which the evolve journal
 folds into its digest: a pair is resumed only with the same code, settings and models.
+
+It lives below the parts (goal, constraints, transformations, search) so that they can be
+handed one without importing the evolve pipeline that assembles them (docs/development.md,
+"Package map").
 """
 
 from __future__ import annotations

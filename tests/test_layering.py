@@ -1,0 +1,166 @@
+"""The package map (docs/development.md): which package of scicon/ and stages/ may import which.
+
+Four layers, top to bottom: the stage scripts; the pipeline (what a stage runs); the four
+parts of EvoNLI that the evolve pipeline assembles; and the foundations everything stands
+on. A package may import its own layer and those below it, never one above, and no two
+packages may import each other, directly or round a longer loop. Every import counts,
+those inside functions included: a deferred import is still a dependency.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from scicon.codedeps import ROOT, imported_modules, module_file, module_name
+
+LAYERS = ("stages", "pipeline", "parts", "foundations")  # top to bottom
+
+# Every package of scicon (a subpackage or a top-level module) and its layer: a new one
+# fails the test until it is placed here.
+LAYER = {
+    "stages": "stages",
+    # the pipeline: what the stage scripts run, and the commands around them
+    "scicon.audit": "pipeline",
+    "scicon.corpus": "pipeline",
+    "scicon.dataset": "pipeline",
+    "scicon.docs": "pipeline",
+    "scicon.entailment": "pipeline",
+    "scicon.evaluate": "pipeline",
+    "scicon.evolve": "pipeline",
+    "scicon.headline": "pipeline",
+    "scicon.labelled": "pipeline",
+    "scicon.pairing": "pipeline",
+    "scicon.plots": "pipeline",
+    "scicon.profiles": "pipeline",
+    "scicon.report": "pipeline",
+    "scicon.stage": "pipeline",
+    "scicon.sweep": "pipeline",
+    "scicon.teacher": "pipeline",
+    "scicon.train": "pipeline",
+    # the parts of EvoNLI, assembled by scicon.evolve
+    "scicon.constraints": "parts",
+    "scicon.goal": "parts",
+    "scicon.search": "parts",
+    "scicon.transformations": "parts",
+    # the foundations: what a part may be built from
+    "scicon": "foundations",  # the package's __init__ (its version)
+    "scicon.assembly_context": "foundations",
+    "scicon.backbones": "foundations",
+    "scicon.calibration": "foundations",
+    "scicon.candidates": "foundations",
+    "scicon.classifier": "foundations",
+    "scicon.codedeps": "foundations",
+    "scicon.errors": "foundations",
+    "scicon.grounding": "foundations",
+    "scicon.io": "foundations",
+    "scicon.models": "foundations",
+    "scicon.negation": "foundations",
+    "scicon.params": "foundations",
+    "scicon.paths": "foundations",
+    "scicon.prompts": "foundations",
+    "scicon.records": "foundations",
+    "scicon.registry": "foundations",
+    "scicon.rules": "foundations",
+    "scicon.sampling": "foundations",
+    "scicon.seeds": "foundations",
+    "scicon.textdiff": "foundations",
+    "scicon.tsv": "foundations",
+}
+
+
+def package_of(module: str) -> str:
+    """``scicon.goal.llm`` -> ``scicon.goal``; ``stages.evolve`` -> ``stages``."""
+    parts = module.split(".")
+    return "stages" if parts[0] == "stages" else ".".join(parts[:2])
+
+
+@dataclass(frozen=True)
+class Import:
+    importer: str  # module
+    imported: str  # module
+    path: Path  # of the importer, relative to the project
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.path.as_posix()}:{self.line}: {self.importer} imports {self.imported}"
+
+
+def project_imports(root: Path = ROOT) -> Iterator[Import]:
+    """Every import of a module of scicon/ or stages/ by one of them, wherever it is written."""
+    for path in sorted([*(root / "scicon").rglob("*.py"), *(root / "stages").rglob("*.py")]):
+        importer = module_name(path, root)
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        for imported, line in imported_modules(tree, importer, path.name == "__init__.py"):
+            if imported.split(".")[0] in ("scicon", "stages") and module_file(imported, root) is not None:
+                yield Import(importer, imported, path.relative_to(root), line)
+
+
+def cross_package_imports() -> list[Import]:
+    return [i for i in project_imports() if package_of(i.importer) != package_of(i.imported)]
+
+
+def test_every_package_has_a_layer():
+    modules = {module_name(path, ROOT) for path in (ROOT / "scicon").rglob("*.py")}
+    packages = {package_of(module) for module in modules} | {"stages"}
+    unplaced = sorted(packages - set(LAYER))
+    gone = sorted(set(LAYER) - packages)
+    assert not unplaced, f"place these packages in a layer of LAYER in {__file__}: {', '.join(unplaced)}"
+    assert not gone, f"LAYER names packages that no longer exist: {', '.join(gone)}"
+
+
+def test_no_package_imports_a_layer_above_its_own():
+    rank = {layer: position for position, layer in enumerate(LAYERS)}
+    upward = [
+        f"{found} ({LAYER[package_of(found.importer)]} may not import {LAYER[package_of(found.imported)]})"
+        for found in cross_package_imports()
+        if rank[LAYER[package_of(found.imported)]] < rank[LAYER[package_of(found.importer)]]
+    ]
+    assert not upward, "imports against the package map (docs/development.md):\n" + "\n".join(upward)
+
+
+def test_no_two_packages_import_each_other_round_a_loop():
+    edges: dict[str, dict[str, Import]] = {}
+    for found in cross_package_imports():
+        edges.setdefault(package_of(found.importer), {}).setdefault(package_of(found.imported), found)
+    loops: dict[frozenset[str], list[Import]] = {}
+    for start in sorted(edges):
+        loop = _loop_from(start, edges)
+        if loop:
+            loops.setdefault(frozenset(package_of(step.importer) for step in loop), loop)
+    assert not loops, "packages that import each other, one import per step:\n" + "\n\n".join(
+        "\n".join(str(step) for step in loop) for loop in loops.values()
+    )
+
+
+def _loop_from(start: str, edges: dict[str, dict[str, Import]]) -> list[Import]:
+    """The imports of a shortest loop from package ``start`` back to itself; [] when there is none."""
+    paths: dict[str, list[Import]] = {start: []}
+    frontier = [start]
+    while frontier:
+        following = []
+        for package in frontier:
+            for target, found in sorted(edges.get(package, {}).items()):
+                if target == start:
+                    return [*paths[package], found]
+                if target not in paths:
+                    paths[target] = [*paths[package], found]
+                    following.append(target)
+        frontier = following
+    return []
+
+
+def test_an_import_inside_a_function_is_found_with_its_line(tmp_path):
+    (tmp_path / "scicon" / "goal").mkdir(parents=True)
+    (tmp_path / "scicon" / "evolve").mkdir()
+    for init in ("scicon", "scicon/goal", "scicon/evolve"):
+        (tmp_path / init / "__init__.py").write_text("")
+    (tmp_path / "scicon" / "evolve" / "assembly.py").write_text("")
+    (tmp_path / "scicon" / "goal" / "llm.py").write_text(
+        "def build():\n    from scicon.evolve.assembly import build_part\n"
+    )
+    found = [i for i in project_imports(tmp_path) if i.importer == "scicon.goal.llm"]
+    assert [(i.imported, i.line) for i in found] == [("scicon.evolve.assembly", 2)]
+    assert str(found[0]).startswith("scicon/goal/llm.py:2: scicon.goal.llm imports scicon.evolve.assembly")
