@@ -28,6 +28,7 @@ from scicon.backbones.params import BackboneParams, merged_backbone_params
 from scicon.candidates import CandidateParams
 from scicon.params import Thresholds
 from scicon.records.corpus import Abstract
+from scicon.registry import Entry
 
 BackboneLoader = Callable[[BackboneParams], CachedBackbone]
 
@@ -51,7 +52,8 @@ class AssemblyContext:
     candidates: CandidateParams | None = (
         None  # what makes a good rewrite (grounding, fluency): params candidates
     )
-    # every registered component's validated settings, by (slot, name): see scicon.evolve.assembly
+    # validated settings by (slot, name): every block in params and every chosen component's
+    # (see scicon.evolve.assembly); read them with component_settings
     settings: dict[tuple[str, str], object] = field(default_factory=dict)
     _backbones: dict[str, CachedBackbone] = field(default_factory=dict)
     _models: dict[str, object] = field(default_factory=dict)
@@ -65,6 +67,15 @@ class AssemblyContext:
 
             raise ParamsError(f"{key}: this part needs a backbone, but none was configured")
         return self.model(merged_backbone_params(self.backbone_params, overrides, key))
+
+    def component_settings(self, slot: str, name: str, entry: Entry) -> object:
+        """The settings of a component being built: its block's, validated up front, or None
+        for one without settings. One with settings stops here when params.yaml has no block
+        for it: a component chosen by another's settings (a mixed transformation's parts)
+        was not known to need one before."""
+        if (slot, name) in self.settings:
+            return self.settings[(slot, name)]
+        return entry.validate_settings(None, f"evolve.settings.{slot}.{name}")
 
     def candidate_checks(self, key: str) -> CandidateParams:
         """The ``candidates`` section, for a part (named by its params ``key``) that applies its checks."""

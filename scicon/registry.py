@@ -4,14 +4,19 @@ A component — a transformation, a constraint, a goal, a search, a backend, a b
 loader, a rule operator — registers itself with a decorator in its own module::
 
     @TRANSFORMATIONS.register("rules", settings=RuleSettings, description="the rule operators")
-    def rules(settings: RuleSettings, parts: Parts) -> Transformation: ...
+    def rules(settings: RuleSettings, context: AssemblyContext) -> Transformation: ...
 
 A registry knows the package its components live in and imports every module of that
 package on its first lookup, so a new component is its module (and its test): no list
 elsewhere names it. params.yaml refers to entries by name; an unknown name stops with the
 known ones listed. An entry carries its factory, the pydantic model of its settings (its
 block in params.yaml, the only place defaults live), whether it needs a backbone, and any
-facts a caller checks combinations against (``requires``).
+facts a caller checks combinations against (``requires``). A settings block is required
+only of the component a run chooses; a block present for another is still validated, so a
+misspelt key stops the run. A component without settings needs nothing in params.yaml.
+
+Each registry is typed by its kind's factory signature, a :class:`typing.Protocol` beside
+the kind's interface (e.g. :class:`scicon.transformations.base.TransformationFactory`).
 
 Modules of a registry's package are code dependencies of every stage that uses the
 registry; :mod:`scicon.codedeps` knows this from the ``package=__name__`` argument.
@@ -30,25 +35,27 @@ from pydantic import BaseModel
 
 from scicon.errors import ParamsError
 
-T = TypeVar("T")
+F = TypeVar("F", bound=Callable[..., Any])  # the kind's factory signature
 
 
 @dataclass(frozen=True)
-class Entry(Generic[T]):
+class Entry(Generic[F]):
     """One registered component."""
 
     kind: str
     name: str
-    factory: Callable[..., T]
+    factory: F
     settings: type[BaseModel] | None = None
     needs_backbone: bool = False
     description: str = ""
     # combinations it needs, e.g. {"transformation": ("llm",)} for the direct-prompt search
     requires: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # kind-specific facts a caller reads, e.g. a baseline's two_sided or an operator's label
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def validate_settings(self, values: object, key: str) -> BaseModel | None:
-        """This entry's settings from ``values`` (its params.yaml block); errors name ``key``."""
+        """This entry's settings from ``values`` (its params.yaml block, None when absent);
+        errors name ``key``. Call it for a chosen entry: one with settings needs its block."""
         if self.settings is None:
             if values not in (None, {}):
                 raise ParamsError(f"{key}: {self.kind} {self.name!r} takes no settings (got {values!r})")
@@ -60,13 +67,13 @@ class Entry(Generic[T]):
         return validate_section(self.settings, values, f"{key}.")
 
 
-class Registry(Generic[T]):
+class Registry(Generic[F]):
     """Components of one kind by name, discovered from ``package`` on first use."""
 
     def __init__(self, kind: str, package: str):
         self.kind = kind
         self.package = package
-        self._entries: dict[str, Entry[T]] = {}
+        self._entries: dict[str, Entry[F]] = {}
         self._discovered = False
         self._lock = threading.RLock()
 
@@ -79,8 +86,8 @@ class Registry(Generic[T]):
         description: str = "",
         requires: Mapping[str, tuple[str, ...]] | None = None,
         **extra: Any,
-    ) -> Callable[[Callable[..., T]], Callable[..., T]]:
-        def decorate(factory: Callable[..., T]) -> Callable[..., T]:
+    ) -> Callable[[F], F]:
+        def decorate(factory: F) -> F:
             with self._lock:
                 if name in self._entries and self._entries[name].factory is not factory:
                     raise ValueError(f"{self.kind} {name!r} is registered twice")
@@ -107,7 +114,7 @@ class Registry(Generic[T]):
                 importlib.import_module(f"{self.package}.{info.name}")
             self._discovered = True
 
-    def get(self, name: str, key: str | None = None) -> Entry[T]:
+    def get(self, name: str, key: str | None = None) -> Entry[F]:
         """The entry ``name``; a ParamsError names the params ``key`` and the known entries."""
         self._discover()
         if name not in self._entries:
@@ -115,7 +122,7 @@ class Registry(Generic[T]):
             raise ParamsError(f"{where}unknown {self.kind} {name!r} (known: {', '.join(self.names())})")
         return self._entries[name]
 
-    def __getitem__(self, name: str) -> Entry[T]:
+    def __getitem__(self, name: str) -> Entry[F]:
         return self.get(name)
 
     def __contains__(self, name: object) -> bool:
@@ -126,6 +133,6 @@ class Registry(Generic[T]):
         self._discover()
         return tuple(sorted(self._entries))
 
-    def __iter__(self) -> Iterator[Entry[T]]:
+    def __iter__(self) -> Iterator[Entry[F]]:
         self._discover()
         return iter([self._entries[name] for name in sorted(self._entries)])

@@ -89,7 +89,8 @@ def test_a_stage_that_reads_one_top_level_key_declares_that_key_alone():
     assert not {"sim", "claim"} & set(evaluate)
     teacher = expected_params("stages/teacher.py")
     assert {"labelled_root", "gold.path"} <= set(teacher)
-    assert not {"sim", "claim", "target"} & set(teacher)  # a threshold experiment does not retrain the teacher
+    # a threshold experiment does not retrain the teacher
+    assert not {"sim", "claim", "target"} & set(teacher)
 
 
 def _stages(evolve_deps: list[str]) -> dict:

@@ -14,7 +14,15 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from scicon.backbones.base import BackboneError, Backend, Completion, GenerationRequest, Sampling, YesNo
+from scicon.backbones.base import (
+    BackboneError,
+    Backend,
+    BackendFactory,
+    Completion,
+    GenerationRequest,
+    Sampling,
+    YesNo,
+)
 from scicon.backbones.cache import CACHE_FILE, CachedBackbone, CallCache
 from scicon.backbones.params import BackboneParams, merged_backbone_params
 from scicon.paths import cache_root
@@ -22,7 +30,7 @@ from scicon.registry import Registry
 
 log = logging.getLogger(__name__)
 
-BACKENDS: Registry[Backend] = Registry("backend", package=__name__)
+BACKENDS: Registry[BackendFactory] = Registry("backend", package=__name__)
 
 __all__ = [
     "BACKENDS",

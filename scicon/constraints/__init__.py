@@ -6,6 +6,7 @@ slot is the params key that chooses it (``evolve.similarity``, ``evolve.claim``,
 ``evolve.edits``); its settings are ``evolve.settings.<slot>.<name>``.
 """
 
+from scicon.constraints.base import ConstraintFactory
 from scicon.registry import Registry
 
-CONSTRAINTS = Registry("constraint", package=__name__)
+CONSTRAINTS: Registry[ConstraintFactory] = Registry("constraint", package=__name__)

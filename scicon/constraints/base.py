@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from scicon.backbones.cache import CachedBackbone, yes_probabilities
 from scicon.params import meets_threshold
+
+if TYPE_CHECKING:
+    from scicon.assembly_context import AssemblyContext
 
 Reference = Literal["sentence1", "original"]
 
@@ -45,6 +48,12 @@ class Constraint(Protocol):
     def scores(self, checks: Sequence[ConstraintCheck]) -> list[float | None]: ...
 
     def passes(self, score: float) -> bool: ...
+
+
+class ConstraintFactory(Protocol):
+    """A registered constraint: its validated settings (None without any) and the context."""
+
+    def __call__(self, settings: Any, context: AssemblyContext) -> Constraint: ...
 
 
 class ThresholdConstraint:

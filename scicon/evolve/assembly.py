@@ -2,10 +2,12 @@
 
 Each part is chosen by name in the `evolve` params (``search``, ``transformation``,
 ``similarity``, ``claim``, ``fluency``, ``goal``; ``off`` switches a filter off) and built by its
-registered factory from its settings block ``evolve.settings.<slot>.<name>``. Every
-registered component's settings block is validated, used or not, so a misspelt key
-anywhere stops the stage before any work. Only this module knows all four parts;
-an ablation is a parameter value, never a code path.
+registered factory from its settings block ``evolve.settings.<slot>.<name>``. Only a
+chosen component that has settings needs its block: a new component without settings is
+its module alone, and one with settings adds its block when a run chooses it. Every block
+present is validated, used or not, so a misspelt key anywhere stops the stage before any
+work. Only this module knows all four parts; an ablation is a parameter value, never a
+code path.
 """
 
 from __future__ import annotations
@@ -66,7 +68,8 @@ def chosen_parts(params: EvolveParams) -> dict[str, str]:
 
 
 def validated_settings(params: EvolveParams) -> dict[tuple[str, str], BaseModel | None]:
-    """Every registered component's settings, keyed by (slot, name); errors name the key."""
+    """The settings of every block in params and of every chosen component, keyed by (slot,
+    name); a chosen component with settings and no block stops here. Errors name the key."""
     unknown_slots = set(params.settings) - set(SLOT) - {EDITS.key}
     if unknown_slots:
         raise ParamsError(
@@ -81,11 +84,29 @@ def validated_settings(params: EvolveParams) -> dict[tuple[str, str], BaseModel 
                 f"evolve.settings.{slot.key}.{extra}: no {slot.key} {extra!r} "
                 f"(known: {', '.join(sorted(names))})"
             )
-        for entry in slot.entries():
-            name = slot.short_name(entry)
+        for name, values in blocks.items():
             key = f"evolve.settings.{slot.key}.{name}"
-            settings[(slot.key, name)] = entry.validate_settings(blocks.get(name), key)
+            settings[(slot.key, name)] = slot.entry(name).validate_settings(values, key)
+    for slot_key, name in _chosen_components(params):
+        if (slot_key, name) not in settings:
+            key = f"evolve.settings.{slot_key}.{name}"
+            settings[(slot_key, name)] = _slot(slot_key).entry(name).validate_settings(None, key)
     return settings
+
+
+def _chosen_components(params: EvolveParams) -> list[tuple[str, str]]:
+    """(slot, name) of every component the params choose; a mixed transformation's parts are
+    looked up when it is built (:meth:`AssemblyContext.component_settings`)."""
+    chosen = [
+        (key, name)
+        for key, name in chosen_parts(params).items()
+        if not (SLOT[key].can_be_off and name == OFF)
+    ]
+    return chosen + [(EDITS.key, name) for name in params.edits]
+
+
+def _slot(key: str) -> Slot:
+    return EDITS if key == EDITS.key else SLOT[key]
 
 
 def check_combination(params: EvolveParams) -> None:
@@ -104,8 +125,8 @@ def check_combination(params: EvolveParams) -> None:
 
 
 def build_part(slot_key: str, name: str, context: AssemblyContext):
-    entry = (EDITS if slot_key == EDITS.key else SLOT[slot_key]).entry(name)
-    return entry.factory(context.settings[(slot_key, name)], context)
+    entry = _slot(slot_key).entry(name)
+    return entry.factory(context.component_settings(slot_key, name, entry), context)
 
 
 def build_searches(params: EvolveParams, context: AssemblyContext) -> dict[TargetLabel, Search]:
@@ -126,5 +147,5 @@ def build_searches(params: EvolveParams, context: AssemblyContext) -> dict[Targe
         goal = TargetConfidence(scorer, target, context.thresholds.target)
         ordered = sorted(constraints, key=lambda c: c.cost)
         parts = SearchParts(goal, edits, ordered, transformation, sizes)
-        searches[target] = search.factory(context.settings[("search", params.search)], parts)
+        searches[target] = search.factory(context.component_settings("search", params.search, search), parts)
     return searches

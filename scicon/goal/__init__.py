@@ -4,6 +4,7 @@ A teacher registers itself in :data:`GOALS` in its own module; the evolve stage 
 one by name (``evolve.goal``) with its settings (``evolve.settings.goal.<name>``).
 """
 
+from scicon.goal.base import GoalFactory
 from scicon.registry import Registry
 
-GOALS = Registry("goal", package=__name__)
+GOALS: Registry[GoalFactory] = Registry("goal", package=__name__)

@@ -9,10 +9,13 @@ NON-CONTRADICTION target) and decides when the search is done.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from scicon.params import meets_threshold
 from scicon.records.base import TargetLabel
+
+if TYPE_CHECKING:
+    from scicon.assembly_context import AssemblyContext
 
 SentencePair = tuple[str, str]
 
@@ -21,6 +24,12 @@ class ContradictionScorer(Protocol):
     name: str
 
     def contradiction_probabilities(self, pairs: Sequence[SentencePair]) -> list[float | None]: ...
+
+
+class GoalFactory(Protocol):
+    """A registered teacher: its validated settings (None without any) and the context."""
+
+    def __call__(self, settings: Any, context: AssemblyContext) -> ContradictionScorer: ...
 
 
 class TargetConfidence:

@@ -5,5 +5,6 @@ constraints (cheapest first) and the transformation (:class:`scicon.search.base.
 """
 
 from scicon.registry import Registry
+from scicon.search.base import SearchFactory
 
-SEARCHES = Registry("search", package=__name__)
+SEARCHES: Registry[SearchFactory] = Registry("search", package=__name__)

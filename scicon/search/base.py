@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from scicon.constraints.base import Constraint
 from scicon.goal.base import TargetConfidence
@@ -53,3 +53,9 @@ class Search(Protocol):
     name: str
 
     def run(self, pair: Pair, seed: int, context: Abstract | None = None) -> SearchOutcome: ...
+
+
+class SearchFactory(Protocol):
+    """A registered search: its validated settings (None without any) and the other parts, assembled."""
+
+    def __call__(self, settings: Any, parts: SearchParts) -> Search: ...

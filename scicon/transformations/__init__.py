@@ -6,5 +6,6 @@ evolve stage picks one by name (``evolve.transformation``) with its settings
 """
 
 from scicon.registry import Registry
+from scicon.transformations.base import TransformationFactory
 
-TRANSFORMATIONS = Registry("transformation", package=__name__)
+TRANSFORMATIONS: Registry[TransformationFactory] = Registry("transformation", package=__name__)

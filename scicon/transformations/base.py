@@ -5,11 +5,14 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from scicon.records.base import TargetLabel
 from scicon.records.corpus import Abstract
 from scicon.seeds import derive_seed
+
+if TYPE_CHECKING:
+    from scicon.assembly_context import AssemblyContext
 
 
 @dataclass(frozen=True)
@@ -30,6 +33,12 @@ class Transformation(Protocol):
         """``request.count`` proposals per request, in a fixed order; None is a failed mutation
         (no rewrite could be made or read). Whether a rewrite is a real edit of its member is
         for the edit constraints to say (:mod:`scicon.constraints.edits`)."""
+
+
+class TransformationFactory(Protocol):
+    """A registered transformation: its validated settings (None without any) and the context."""
+
+    def __call__(self, settings: Any, context: AssemblyContext) -> Transformation: ...
 
 
 class RandomizedTransformation:

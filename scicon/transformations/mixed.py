@@ -69,6 +69,6 @@ def mixed_transformation(settings: MixedSettings, context: AssemblyContext) -> M
 
 def _part(name: str, context: AssemblyContext) -> Transformation:
     # looked up here, in the registry this module registers in, so that a part never
-    # imports the evolve pipeline that assembles it; its settings were validated there
+    # imports the evolve pipeline that assembles it; a block its params hold was validated there
     entry = TRANSFORMATIONS.get(name, "evolve.settings.transformation.mixed.parts")
-    return entry.factory(context.settings[("transformation", name)], context)
+    return entry.factory(context.component_settings("transformation", name, entry), context)

@@ -11,9 +11,24 @@ reported in both, the second as ``<name>_negated``. A scorer that cannot work on
 benchmark raises :class:`BaselineUnavailable` with the reason.
 """
 
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
 from scicon.registry import Registry
 
-BASELINES = Registry("baseline", package=__name__)
+if TYPE_CHECKING:
+    from scicon.evaluate.benchmarks import BenchmarkPair
+
+
+class BaselineFactory(Protocol):
+    """A registered baseline: its validated settings (None without any) and the seed."""
+
+    def __call__(self, settings: Any, seed: int) -> Callable[[Sequence[BenchmarkPair]], list[float]]: ...
+
+
+BASELINES: Registry[BaselineFactory] = Registry("baseline", package=__name__)
 
 
 class BaselineUnavailable(Exception):

@@ -8,6 +8,21 @@ format is its module here and its test; docs/evaluate.md's table is rendered fro
 this registry (:func:`scicon.evaluate.docs.loaders_table`).
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Protocol
+
 from scicon.registry import Registry
 
-LOADERS = Registry("benchmark loader", package=__name__)
+if TYPE_CHECKING:
+    from scicon.evaluate.benchmarks import BenchmarkPair
+
+
+class LoaderFactory(Protocol):
+    """A registered loader: a file's path (or a derived loader's base benchmark) and its
+    validated options (None without any)."""
+
+    def __call__(self, source: Any, options: Any) -> list[BenchmarkPair]: ...
+
+
+LOADERS: Registry[LoaderFactory] = Registry("benchmark loader", package=__name__)

@@ -1,0 +1,104 @@
+"""A component's settings block is needed only when a run chooses it.
+
+Adding a transformation is its module and its test: one without settings needs nothing in
+params.yaml, one with settings needs its block only in a run that chooses it, and a block
+present for a component nobody chose is still validated (a typo stops the run).
+"""
+
+from __future__ import annotations
+
+import pytest
+from pydantic import Field
+
+from scicon.assembly_context import AssemblyContext
+from scicon.errors import ParamsError
+from scicon.evolve.assembly import validated_settings
+from scicon.params import Section, Thresholds
+from scicon.transformations import TRANSFORMATIONS
+from scicon.transformations.base import MutationRequest
+from tests.evolve_helpers import assemble, evolve_params
+from tests.scripted_backend import ScriptedBackend
+
+THRESHOLDS = Thresholds(sim=0.5, claim=0.9, target=0.4)
+LLM_PARTS = dict(search="evolutionary", similarity="llm", claim="llm", goal="llm")
+
+
+class Reverse:
+    """Reverses sentence2's words: a transformation registered by this test only."""
+
+    name = "reverse"
+
+    def __init__(self, copies: int = 1):
+        self.copies = copies
+
+    def propose(self, requests):
+        return [[" ".join(reversed(r.sentence2.split()))] * r.count for r in requests]
+
+
+class ReverseSettings(Section):
+    copies: int = Field(gt=0)
+
+
+@pytest.fixture
+def built(monkeypatch) -> list[Reverse]:
+    """Registers ``reverse`` (no settings) and ``reverse_n`` (with settings) for one test."""
+    # the registry is process-wide: the test's entries go with it, so no other test sees them
+    TRANSFORMATIONS.names()  # discovered first, so that the copy holds every module's entries
+    monkeypatch.setattr(TRANSFORMATIONS, "_entries", dict(TRANSFORMATIONS._entries))
+    made: list[Reverse] = []
+
+    @TRANSFORMATIONS.register("reverse", description="reverses the words")
+    def reverse(settings: None, context: AssemblyContext) -> Reverse:
+        made.append(Reverse())
+        return made[-1]
+
+    @TRANSFORMATIONS.register("reverse_n", settings=ReverseSettings, description="reverses, n times")
+    def reverse_n(settings: ReverseSettings, context: AssemblyContext) -> Reverse:
+        made.append(Reverse(settings.copies))
+        return made[-1]
+
+    return made
+
+
+def test_a_transformation_without_settings_needs_nothing_in_params_yaml(built):
+    params = evolve_params(transformation="reverse", **LLM_PARTS)
+    assert "reverse" not in params.settings["transformation"]  # params.yaml is unchanged
+    searches, _ = assemble(params, THRESHOLDS, ScriptedBackend())
+    assert searches and len(built) == 1
+    request = MutationRequest(sentence1="x", sentence2="a b c", count=2)
+    assert built[0].propose([request]) == [["c b a", "c b a"]]
+
+
+def test_a_transformation_with_settings_needs_its_block_only_when_chosen(built):
+    assemble(evolve_params(transformation="reverse", **LLM_PARTS), THRESHOLDS, ScriptedBackend())
+    with pytest.raises(ParamsError, match=r"evolve.settings.transformation.reverse_n: .* missing"):
+        assemble(evolve_params(transformation="reverse_n", **LLM_PARTS), THRESHOLDS, ScriptedBackend())
+    chosen = evolve_params(
+        transformation="reverse_n", settings={"transformation": {"reverse_n": {"copies": 3}}}, **LLM_PARTS
+    )
+    assemble(chosen, THRESHOLDS, ScriptedBackend())
+    assert built[-1].copies == 3
+
+
+def test_a_block_present_for_an_unchosen_component_is_still_validated(built):
+    misspelt = evolve_params(settings={"transformation": {"reverse_n": {"copis": 3}}}, **LLM_PARTS)
+    with pytest.raises(ParamsError, match=r"evolve.settings.transformation.reverse_n.copis"):
+        validated_settings(misspelt)
+
+
+def test_an_unchosen_component_may_have_no_block():
+    params = evolve_params(transformation="rules", **LLM_PARTS)
+    settings = {part: dict(blocks) for part, blocks in params.settings.items()}
+    del settings["transformation"]["random"], settings["transformation"]["mlm"]
+    validated = validated_settings(params.model_copy(update={"settings": settings}))
+    assert ("transformation", "rules") in validated and ("transformation", "random") not in validated
+    settings["transformation"].pop("rules")
+    with pytest.raises(ParamsError, match=r"evolve.settings.transformation.rules: .* missing"):
+        validated_settings(params.model_copy(update={"settings": settings}))
+
+
+def test_a_mixed_transformation_asks_for_the_settings_of_its_parts(built):
+    mixed = {"transformation": {"mixed": {"parts": {"reverse": 0.5, "reverse_n": 0.5}}}}
+    params = evolve_params(transformation="mixed", settings=mixed, **LLM_PARTS)
+    with pytest.raises(ParamsError, match=r"evolve.settings.transformation.reverse_n: .* missing"):
+        assemble(params, THRESHOLDS, ScriptedBackend())
