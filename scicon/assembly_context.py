@@ -41,13 +41,17 @@ def _default_loader(params: BackboneParams) -> CachedBackbone:
 
 @dataclass
 class AssemblyContext:
-    thresholds: Thresholds
-    abstracts: Sequence[Abstract]
     seed: int
     min_mass: float  # a yes/no answer below this probability mass is no answer
-    max_words_changed: float  # edit constraint: share of a parent's words a candidate may change
     backbone_params: BackboneParams | None
     load_backbone: BackboneLoader | None
+    # What the search's filters read; None where a goal is built alone (the evaluate stage's
+    # zero-shot teacher), which must not depend on the evolve thresholds.
+    thresholds: Thresholds | None = None
+    abstracts: Sequence[Abstract] = ()
+    max_words_changed: float | None = (
+        None  # edit constraint: share of a parent's words a candidate may change
+    )
     cache: CallCache | None = None
     candidates: CandidateParams | None = (
         None  # what makes a good rewrite (grounding, fluency): params candidates

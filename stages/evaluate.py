@@ -8,7 +8,6 @@ ROC-curve CSV per benchmark and model (and the best baseline) into the plots fol
 one per-example score table per benchmark into the scores folder.
 """
 
-import contextlib
 import shutil
 from pathlib import Path
 
@@ -25,8 +24,7 @@ from scicon.evaluate.run import (
     classifier_scorers,
     evaluate_benchmarks,
 )
-from scicon.evaluate.zero_shot import zero_shot_scores
-from scicon.goal.llm import LlmContradictionScorer
+from scicon.evaluate.zero_shot import zero_shot_scores, zero_shot_teacher
 from scicon.headline import write_report_and_headline
 from scicon.io import read_jsonl
 from scicon.params import load_key, load_section
@@ -53,20 +51,22 @@ def main(args) -> None:
     models = classifier_scorers(folders, params.batch_size)
     train = read_jsonl(Path(args.scicon) / "train.jsonl", Example)
     train_texts = [text for example in train for text in (example.sentence1, example.sentence2)]
-    backbone_in_use = contextlib.nullcontext()
+    context, loaded = None, []
     if params.zero_shot:
-        from scicon.backbones import load_backbone
-
-        backbone_in_use = load_backbone(load_section(args.params, "backbone", BackboneParams))
-    with backbone_in_use as backbone:
-        if backbone is not None:
-            teacher = LlmContradictionScorer(backbone)
-            models.append(
-                ModelScorer(ZERO_SHOT, lambda pairs: zero_shot_scores(teacher, pairs, params.batch_size))
-            )
+        teacher, context = zero_shot_teacher(
+            load_section(args.params, "backbone", BackboneParams), params.seed
+        )
+        loaded = context.backbones  # the zero-shot goal's model, loaded as it was built
+        models.append(
+            ModelScorer(ZERO_SHOT, lambda pairs: zero_shot_scores(teacher, pairs, params.batch_size))
+        )
+    try:
         evaluation = evaluate_benchmarks(benchmarks, params, models, baselines, train_texts, judge)
-    if backbone is not None:
-        evaluation.metrics["zero_shot_backbone"] = backbone.metrics()
+    finally:
+        if context is not None:
+            context.close()
+    if loaded:
+        evaluation.metrics["zero_shot_backbone"] = loaded[0].metrics()
 
     plots, scores = Path(args.plots), Path(args.scores)
     shutil.rmtree(plots, ignore_errors=True)

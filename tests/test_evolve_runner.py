@@ -254,3 +254,13 @@ def test_rule_and_mixed_transformations_propose_deterministic_edits():
         proposals[2]
         == "Velanoxet did not significantly reduce nocturnal hypoglycaemia in adults with type 2 diabetes."
     )
+
+
+def test_the_teacher_flag_chooses_the_goal_that_reads_a_classifier_folder():
+    from scicon.evolve.assembly import validated_settings
+    from scicon.evolve.pipeline import with_teacher
+
+    params = with_teacher(evolve_params(**PAPER_PARTS), "models/student")
+    assert params.goal == "classifier"
+    goal = validated_settings(params)[("goal", "classifier")]
+    assert goal.model == "models/student" and goal.contradiction_label == "contradiction"

@@ -172,6 +172,29 @@ def noisy_model(name: str, seed: int, separation: float, benchmark: Benchmark) -
     return ModelScorer(name, score)
 
 
+def test_the_zero_shot_teacher_is_the_llm_goal_on_the_backbone_section(monkeypatch):
+    from scicon.backbones.cache import CachedBackbone
+    from scicon.backbones.params import BackboneParams
+    from scicon.evaluate import zero_shot
+    from tests.scripted_backend import ScriptedBackend
+
+    loaded = []
+
+    def load(params):
+        loaded.append(params)
+        return CachedBackbone(ScriptedBackend(yes=lambda prompt: 0.9 if " not " in prompt else 0.2))
+
+    monkeypatch.setattr(zero_shot, "load_backbone", load)
+    backbone = section("backbone", BackboneParams)
+    teacher, context = zero_shot.zero_shot_teacher(backbone, seed=1)
+    try:
+        assert isinstance(teacher, LlmContradictionScorer) and teacher.min_mass == 0.0
+        assert loaded == [backbone]  # the backbone section itself, no evolve override
+        assert zero_shot_scores(teacher, [("A works.", "A does not work.")]) == [pytest.approx(0.9)]
+    finally:
+        context.close()
+
+
 def zero_shot_model(scorer) -> ModelScorer:
     teacher = LlmContradictionScorer(scorer)
     return ModelScorer(ZERO_SHOT, lambda pairs: zero_shot_scores(teacher, pairs, batch_size=8))

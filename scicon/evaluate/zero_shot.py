@@ -3,7 +3,7 @@
 Each model is prompted to classify a pair as contradictory or not, without
 training. The score of a pair is the teacher's P(contradiction) — for the backbone,
 its P("yes") against P("no") under the Samples Classification prompt (E.3.4), read
-from one forward pass (:class:`scicon.goal.LlmContradictionScorer`, the same teacher
+from one forward pass (the ``llm`` goal of :data:`scicon.goal.GOALS`, the same teacher
 EvoNLI searches against) — so it ranks pairs and gives a ROC-AUC like the
 fine-tuned model's probability does.
 """
@@ -14,7 +14,27 @@ from collections.abc import Sequence
 
 from tqdm.auto import tqdm
 
+from scicon.assembly_context import AssemblyContext
+from scicon.backbones import load_backbone
+from scicon.backbones.params import BackboneParams
+from scicon.goal import GOALS
 from scicon.goal.base import ContradictionScorer
+
+ZERO_SHOT_GOAL = "llm"  # the paper's zero-shot baseline (Table 1) is the backbone as teacher
+
+
+def zero_shot_teacher(backbone: BackboneParams, seed: int) -> tuple[ContradictionScorer, AssemblyContext]:
+    """The zero-shot goal built from its registry entry on the ``backbone`` section, and the
+    context holding its model (close it when done).
+
+    Its settings are fixed rather than read from ``evolve.settings.goal``: the baseline is
+    the configured backbone itself, and the evaluate stage does not depend on evolve's
+    params. ``min_mass`` 0 keeps every answer, so that every pair has a score to rank.
+    """
+    entry = GOALS.get(ZERO_SHOT_GOAL, "evaluate.zero_shot")
+    settings = entry.validate_settings({"backbone": None}, "evaluate.zero_shot")
+    context = AssemblyContext(seed=seed, min_mass=0.0, backbone_params=backbone, load_backbone=load_backbone)
+    return entry.factory(settings, context), context
 
 
 def zero_shot_scores(

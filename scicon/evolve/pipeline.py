@@ -26,6 +26,7 @@ from scicon.evolve.metrics import evolve_metrics, success_by_generation
 from scicon.evolve.params import EvolveParams
 from scicon.evolve.recipes import PAPER, recipe_name
 from scicon.evolve.runner import config_digest, run_searches
+from scicon.goal import GOALS
 from scicon.models import EMBEDDED_PREFIX
 from scicon.params import Thresholds
 from scicon.paths import cache_root
@@ -84,14 +85,20 @@ def proportional_quotas(sizes: dict[str, int], total: int) -> dict[str, int]:
 PAIR_SELECTION_KEYS = ("pair_kinds", "max_pairs")
 
 
+# The goal `--teacher FOLDER` chooses: it reads a classifier folder, in the setting its
+# registry entry names (``folder_setting``).
+TEACHER_GOAL = "classifier"
+
+
 def with_teacher(params: EvolveParams, folder: str) -> EvolveParams:
     """The same search against a classifier folder: a self-training round's teacher is the
     student of the round before."""
+    entry = GOALS.get(TEACHER_GOAL, "--teacher")
     settings = {part: dict(blocks) for part, blocks in params.settings.items()}
     goal = dict(settings.get("goal", {}))
-    goal["classifier"] = {**(goal.get("classifier") or {}), "model": folder}
+    goal[TEACHER_GOAL] = {**(goal.get(TEACHER_GOAL) or {}), entry.extra["folder_setting"]: folder}
     settings["goal"] = goal
-    return params.model_copy(update={"goal": "classifier", "settings": settings})
+    return params.model_copy(update={"goal": TEACHER_GOAL, "settings": settings})
 
 
 def results_digest(params: EvolveParams, thresholds: Thresholds, context: AssemblyContext) -> str:

@@ -25,7 +25,12 @@ class ClassifierGoalSettings(Section):
     )
 
 
-@GOALS.register("classifier", settings=ClassifierGoalSettings, description="a sequence-classification model")
+@GOALS.register(
+    "classifier",
+    settings=ClassifierGoalSettings,
+    description="a sequence-classification model",
+    folder_setting="model",  # the setting `evolve --teacher FOLDER` fills (self-training)
+)
 def classifier_goal(settings: ClassifierGoalSettings, context: AssemblyContext):
     if not settings.model:
         raise ParamsError("evolve.settings.goal.classifier.model: the classifier goal needs a model folder")
