@@ -9,6 +9,7 @@ import pytest
 from scicon.backbones.base import BackboneError
 from scicon.errors import ParamsError
 from scicon.evolve.metrics import evolve_metrics, success_by_generation
+from scicon.evolve.params import EvolveParams
 from scicon.evolve.recipes import RECIPES, recipe_name, recipes_table
 from scicon.evolve.runner import read_journal, run_searches
 from scicon.params import Thresholds
@@ -201,6 +202,22 @@ def test_recipe_names_follow_the_paper_table():
     assert recipe_name(evolve_params(**{**PAPER_PARTS, "similarity": "embedding"})) == "custom"
     assert len({recipe.name for recipe in RECIPES}) == len(RECIPES)
     assert recipes_table().count("\n") == len(RECIPES) + 1
+
+
+def test_a_recipe_name_sets_the_five_parts_and_wins_over_their_keys():
+    from scicon.evolve.recipes import BY_NAME, PARTS
+    from scicon.params import validate_section
+    from tests.params_defaults import section_values
+
+    assert evolve_params().recipe is None and evolve_params().transformation == "rules"  # the demo's parts
+    params = evolve_params(recipe="no_claim_check")
+    assert {part: getattr(params, part) for part in PARTS} == BY_NAME["no_claim_check"].parts()
+    assert recipe_name(params) == "no_claim_check"
+    assert evolve_params(recipe="evonli", similarity="embedding").similarity == "llm"  # the recipe wins
+    with pytest.raises(
+        ParamsError, match=r"evolve.recipe: .*unknown recipe 'evonly' \(known: evonli, no_claim"
+    ):
+        validate_section(EvolveParams, {**section_values("evolve"), "recipe": "evonly"}, "evolve.")
 
 
 def test_combinations_that_cannot_mean_what_they_say_are_rejected():

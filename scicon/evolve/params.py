@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from pydantic import Field, field_validator
+from typing import Any
 
+from pydantic import Field, field_validator, model_validator
+
+from scicon.evolve.recipes import BY_NAME
 from scicon.params import Operational, Section
 from scicon.records.base import TargetLabel
 from scicon.records.pairs import PairKind
@@ -13,14 +16,18 @@ class EvolveParams(Section):
     """Algorithm 1's sizes (paper Table 6), its four parts chosen by name, and their settings.
 
     Each part names a registered component (see :mod:`scicon.evolve.assembly`); each paper
-    ablation is a value here (see :mod:`scicon.evolve.recipes`). ``settings`` holds every
-    component's block, ``settings.<part>.<name>``, validated by that component's model.
+    ablation is a value here (see :mod:`scicon.evolve.recipes`). ``recipe`` names one of
+    them: set, it sets the five parts it covers (search, transformation, similarity, claim,
+    goal) and wins over those keys (they always hold a value, params.yaml's default or not,
+    so none can tell an intended override from the default); null, the keys choose. ``settings``
+    holds the components' blocks, ``settings.<part>.<name>``, validated by their models.
     """
 
     population_size: int = Field(gt=0)
     candidates_per_mutation: int = Field(gt=0)
     max_iterations: int = Field(gt=0)
     targets: tuple[TargetLabel, ...] = Field(min_length=1)
+    recipe: str | None = Field(description="a Table 2 row that sets the five parts, or null: the part keys")
     search: str = Field(min_length=1)
     transformation: str = Field(min_length=1)
     similarity: str = Field(min_length=1, description="a similarity constraint, or off")
@@ -39,6 +46,19 @@ class EvolveParams(Section):
     max_pairs: int | None = Field(gt=0)
     seed: int
     workers: int = Operational(gt=0)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _recipe_sets_its_parts(cls, values: Any) -> Any:
+        recipe = BY_NAME.get(values.get("recipe")) if isinstance(values, dict) else None
+        return {**values, **recipe.parts()} if recipe is not None else values
+
+    @field_validator("recipe")
+    @classmethod
+    def _known_recipe(cls, name: str | None) -> str | None:
+        if name is not None and name not in BY_NAME:
+            raise ValueError(f"unknown recipe {name!r} (known: {', '.join(BY_NAME)})")
+        return name
 
     @field_validator("targets", "edits")
     @classmethod

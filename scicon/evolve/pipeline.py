@@ -98,7 +98,8 @@ def with_teacher(params: EvolveParams, folder: str) -> EvolveParams:
     goal = dict(settings.get("goal", {}))
     goal[TEACHER_GOAL] = {**(goal.get(TEACHER_GOAL) or {}), entry.extra["folder_setting"]: folder}
     settings["goal"] = goal
-    return params.model_copy(update={"goal": TEACHER_GOAL, "settings": settings})
+    # the parts are spelt out from here on: a recipe's goal would not be this one
+    return params.model_copy(update={"recipe": None, "goal": TEACHER_GOAL, "settings": settings})
 
 
 def results_digest(params: EvolveParams, thresholds: Thresholds, context: AssemblyContext) -> str:

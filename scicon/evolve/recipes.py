@@ -3,15 +3,18 @@
 A recipe names, for each part of the search, the component the paper's Table 2 row uses.
 The method itself (:data:`PAPER`) is the paper's: the backbone rewrites (E.3.3), judges
 the topic (E.3.5) and the claim (E.3.6), and is the teacher (E.3.4), in Algorithm 1. A
-run records the recipe its settings match (``custom`` otherwise); ``profiles/paper.yaml``
-sets every stage to the paper's method at once (see :mod:`scicon.profiles`).
+run records the recipe its settings match (``custom`` otherwise). A recipe is also a params
+value: ``evolve.recipe`` sets the five parts from its row (:class:`EvolveParams`), which is
+how ``profiles/paper.yaml`` chooses the paper's method (see :mod:`scicon.profiles`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
-from scicon.evolve.params import EvolveParams
+if TYPE_CHECKING:
+    from scicon.evolve.params import EvolveParams
 
 PARTS = ("search", "transformation", "similarity", "claim", "goal")
 
@@ -57,6 +60,7 @@ RECIPES: tuple[Recipe, ...] = (
     PAPER.variant("rule_replacement", "not in the paper: the rule operators rewrite", transformation="rules"),
 )
 CUSTOM = "custom"
+BY_NAME = {recipe.name: recipe for recipe in RECIPES}
 
 
 def recipe_name(params: EvolveParams) -> str:
