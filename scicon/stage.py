@@ -30,6 +30,13 @@ def add_metrics_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentP
     return parser
 
 
+def add_training_curve_arguments(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """``--loss-plot`` and ``--dev-plot``: where a training stage writes its curves."""
+    parser.add_argument("--loss-plot", required=True, help="output CSV: training loss per logged step")
+    parser.add_argument("--dev-plot", required=True, help="output CSV: dev ROC-AUC per evaluation")
+    return parser
+
+
 def setup_logging(level: int = logging.INFO) -> None:
     logging.basicConfig(
         level=level,

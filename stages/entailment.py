@@ -15,8 +15,8 @@ from scicon.entailment.params import EntailmentParams
 from scicon.entailment.train import entailment_data, train_entailment, write_untrained
 from scicon.headline import write_report_and_headline
 from scicon.params import load_key, load_section
-from scicon.plots import write_csv
-from scicon.stage import add_metrics_arguments, run_stage, stage_parser
+from scicon.plots import write_training_curves
+from scicon.stage import add_metrics_arguments, add_training_curve_arguments, run_stage, stage_parser
 
 
 def main(args) -> None:
@@ -26,8 +26,7 @@ def main(args) -> None:
         result = train_entailment(data, params, Path(args.model))
     else:
         result = write_untrained(Path(args.model))
-    write_csv(args.loss_plot, result.loss_curve, ("step", "epoch", "loss", "learning_rate"))
-    write_csv(args.dev_plot, result.dev_curve, ("step", "dev_roc_auc", "dev_loss"))
+    write_training_curves(result, args.loss_plot, args.dev_plot)
     write_report_and_headline("entailment", result.metrics, args.figures, args.metrics)
 
 
@@ -35,8 +34,7 @@ def parser():
     command = stage_parser(__doc__)
     command.add_argument("--model", required=True, help="output folder of the calibrated entailment judge")
     add_metrics_arguments(command)
-    command.add_argument("--loss-plot", required=True, help="output CSV: training loss per logged step")
-    command.add_argument("--dev-plot", required=True, help="output CSV: dev ROC-AUC per evaluation")
+    add_training_curve_arguments(command)
     return command
 
 

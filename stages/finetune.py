@@ -10,9 +10,9 @@ from pathlib import Path
 from scicon.headline import write_report_and_headline
 from scicon.io import read_jsonl
 from scicon.params import load_section
-from scicon.plots import write_csv
+from scicon.plots import write_training_curves
 from scicon.records.dataset import Example
-from scicon.stage import add_metrics_arguments, run_stage, stage_parser
+from scicon.stage import add_metrics_arguments, add_training_curve_arguments, run_stage, stage_parser
 from scicon.train import finetune
 from scicon.train.calibrate import calibrate_student
 from scicon.train.params import FinetuneParams
@@ -25,8 +25,7 @@ def main(args) -> None:
     dev = list(read_jsonl(scicon / "dev.jsonl", Example))
     result = finetune(train, dev, params, Path(args.model))
     result.metrics["calibration"] = calibrate_student(Path(args.model), dev, params.calibration)
-    write_csv(args.loss_plot, result.loss_curve, ("step", "epoch", "loss", "learning_rate"))
-    write_csv(args.dev_plot, result.dev_curve, ("step", "dev_roc_auc", "dev_loss"))
+    write_training_curves(result, args.loss_plot, args.dev_plot)
     write_report_and_headline("finetune", result.metrics, args.figures, args.metrics)
 
 
@@ -35,8 +34,7 @@ def parser():
     command.add_argument("--scicon", required=True, help="SciCon folder with train.jsonl and dev.jsonl")
     command.add_argument("--model", required=True, help="output folder for adapter and tokenizer")
     add_metrics_arguments(command)
-    command.add_argument("--loss-plot", required=True, help="output CSV: training loss per logged step")
-    command.add_argument("--dev-plot", required=True, help="output CSV: dev ROC-AUC per evaluation")
+    add_training_curve_arguments(command)
     return command
 
 

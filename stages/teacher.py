@@ -14,8 +14,8 @@ from scicon.dataset.sources import SourcePaths
 from scicon.evaluate.params import GoldSpec
 from scicon.headline import write_report_and_headline
 from scicon.params import load_key, load_section
-from scicon.plots import write_csv
-from scicon.stage import add_metrics_arguments, run_stage, stage_parser
+from scicon.plots import write_training_curves
+from scicon.stage import add_metrics_arguments, add_training_curve_arguments, run_stage, stage_parser
 from scicon.teacher.data import teacher_data
 from scicon.teacher.gold import gold_figures
 from scicon.teacher.params import TeacherParams
@@ -29,8 +29,7 @@ def main(args) -> None:
     data = teacher_data(paths, params, load_key(args.params, "labelled_root"))
     result = train_teacher(data, params, Path(args.model))
     result.metrics["gold"] = gold_figures(Path(args.model), gold)
-    write_csv(args.loss_plot, result.loss_curve, ("step", "epoch", "loss", "learning_rate"))
-    write_csv(args.dev_plot, result.dev_curve, ("step", "dev_roc_auc", "dev_loss"))
+    write_training_curves(result, args.loss_plot, args.dev_plot)
     write_report_and_headline("teacher", result.metrics, args.figures, args.metrics)
 
 
@@ -40,8 +39,7 @@ def parser():
     command.add_argument("--negatives", required=True, help="input JSONL of rule negatives")
     command.add_argument("--model", required=True, help="output folder of the calibrated teacher")
     add_metrics_arguments(command)
-    command.add_argument("--loss-plot", required=True, help="output CSV: training loss per logged step")
-    command.add_argument("--dev-plot", required=True, help="output CSV: dev ROC-AUC per evaluation")
+    add_training_curve_arguments(command)
     return command
 
 

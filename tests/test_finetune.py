@@ -155,3 +155,17 @@ def test_cpu_choices():
         choose_optimizer("adamw_8bit")
     with pytest.raises(ValueError, match="GPU"):
         choose_precision("bf16")
+
+
+def test_training_curves_are_written_one_csv_each_for_dvc_plots(tmp_path):
+    from scicon.plots import write_training_curves
+    from scicon.train.lora import FinetuneResult
+
+    result = FinetuneResult(
+        metrics={},
+        loss_curve=[{"step": 1, "epoch": 0.5, "loss": 0.7, "learning_rate": 1e-4}],
+        dev_curve=[{"step": 2, "dev_roc_auc": 0.6, "dev_loss": 0.69}],
+    )
+    write_training_curves(result, tmp_path / "loss.csv", tmp_path / "dev.csv")
+    assert (tmp_path / "loss.csv").read_text() == "step,epoch,loss,learning_rate\n1,0.5,0.7,0.0001\n"
+    assert (tmp_path / "dev.csv").read_text() == "step,dev_roc_auc,dev_loss\n2,0.6,0.69\n"
