@@ -45,6 +45,7 @@ from scicon.corpus import ingest
 from scicon.corpus.params import IngestParams
 from scicon.evolve import pipeline
 from scicon.evolve.params import EvolveParams
+from scicon.evolve.recipes import PAPER
 from scicon.io import read_jsonl, write_json
 from scicon.pairing import build_pairs, make_cheap_selector
 from scicon.pairing.params import PairsParams
@@ -69,9 +70,7 @@ PAPER_SUCCESS_RATE = 0.313
 def paper_evolve_params(**overrides) -> EvolveParams:
     """params.yaml's evolve section with every part answered by the backbone, as in the paper."""
     values = dict(load_section(PARAMS, "evolve", EvolveParams).model_dump())
-    values.update(
-        transformation="llm", similarity="llm", claim="llm", goal="llm", max_pairs=None, min_mass=0.0
-    )
+    values.update(recipe=PAPER.name, max_pairs=None, min_mass=0.0)
     values.update(overrides)
     return EvolveParams.model_validate(values)
 
