@@ -45,13 +45,12 @@ class AssemblyContext:
     min_mass: float  # a yes/no answer below this probability mass is no answer
     backbone_params: BackboneParams | None
     load_backbone: BackboneLoader | None
-    # What the search's filters read; None where a goal is built alone (the evaluate stage's
-    # zero-shot teacher), which must not depend on the evolve thresholds.
+    # What the search's filters and transformations read, left out where a goal is built
+    # alone (the evaluate stage's zero-shot teacher, which must not depend on evolve's thresholds).
     thresholds: Thresholds | None = None
     abstracts: Sequence[Abstract] = ()
-    max_words_changed: float | None = (
-        None  # edit constraint: share of a parent's words a candidate may change
-    )
+    # edit constraint: share of a parent's words a candidate may change
+    max_words_changed: float | None = None
     cache: CallCache | None = None
     candidates: CandidateParams | None = (
         None  # what makes a good rewrite (grounding, fluency): params candidates
@@ -74,9 +73,9 @@ class AssemblyContext:
 
     def component_settings(self, slot: str, name: str, entry: Entry) -> object:
         """The settings of a component being built: its block's, validated up front, or None
-        for one without settings. One with settings stops here when params.yaml has no block
-        for it: a component chosen by another's settings (a mixed transformation's parts)
-        was not known to need one before."""
+        for one without settings. One with settings and no block stops here, naming the key:
+        the evolve stage checks the components its params choose before building any, but
+        not those another's settings choose (a mixed transformation's parts)."""
         if (slot, name) in self.settings:
             return self.settings[(slot, name)]
         return entry.validate_settings(None, f"evolve.settings.{slot}.{name}")
