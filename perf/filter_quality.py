@@ -44,10 +44,10 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from scicon.constraints.claim_model import ClaimModelSettings, fit_claim_model, read_labelled_claims
-from scicon.constraints.fitting import is_held_out
-from scicon.constraints.topic_model import TopicModelSettings, fit_topic_model
 from scicon.corpus.readers import read_corpus
+from scicon.fitted.base import is_held_out
+from scicon.fitted.claim_model import ClaimModelSettings, fit_claim_model, read_labelled_claims
+from scicon.fitted.topic_model import TopicModelSettings, fit_topic_model
 from scicon.pairing import build_pairs, make_cheap_selector
 from scicon.pairing.params import PairsParams
 from scicon.params import Thresholds, read_params_file

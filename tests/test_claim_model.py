@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from scicon.constraints.claim_model import (
+from scicon.errors import InputFormatError, InputNotFoundError, ParamsError
+from scicon.fitted.claim_model import (
     ClaimModelSettings,
     LabelledSentence,
     examples_from_roles,
@@ -16,7 +17,6 @@ from scicon.constraints.claim_model import (
     read_labelled_claims,
     training_examples,
 )
-from scicon.errors import InputFormatError, InputNotFoundError, ParamsError
 from scicon.params import validate_section
 from scicon.records.corpus import Role
 from tests.params_defaults import component_values
@@ -95,13 +95,13 @@ def test_a_rerun_reads_the_cache_and_a_change_refits(demo_abstracts, tmp_path, m
     def no_fit(*args, **kwargs):
         raise AssertionError("refitted instead of reading the cache")
 
-    monkeypatch.setattr("scicon.constraints.claim_model._fit", no_fit)
+    monkeypatch.setattr("scicon.fitted.claim_model._fit", no_fit)
     again = fit_claim_model(demo_abstracts, settings(batch_size=1), cache_dir=tmp_path)
     sentences = ["Velanoxet reduced major bleeding.", "Answer:"]
     assert again.probabilities(sentences) == first.probabilities(sentences)
     monkeypatch.undo()
     fit_claim_model(demo_abstracts, settings(regularization=0.5), cache_dir=tmp_path)
-    monkeypatch.setattr("scicon.constraints.claim_model.fitting_code_digest", lambda module: "changed")
+    monkeypatch.setattr("scicon.fitted.claim_model.fitting_code_digest", lambda module: "changed")
     fit_claim_model(demo_abstracts, settings(), cache_dir=tmp_path)
     assert len(list(tmp_path.glob("claim-*.joblib"))) == 3
 

@@ -54,6 +54,7 @@ LAYER = {
     "scicon.classifier": "foundations",
     "scicon.codedeps": "foundations",
     "scicon.errors": "foundations",
+    "scicon.fitted": "foundations",
     "scicon.grounding": "foundations",
     "scicon.io": "foundations",
     "scicon.models": "foundations",

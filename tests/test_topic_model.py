@@ -7,7 +7,7 @@ import zlib
 import numpy as np
 import pytest
 
-from scicon.constraints.topic_model import (
+from scicon.fitted.topic_model import (
     SAME_TOPIC_KINDS,
     TopicModelSettings,
     fit_topic_model,
@@ -115,7 +115,7 @@ def bag_of_words_encoder(reference: str, texts, batch_size: int) -> np.ndarray:
 
 
 def test_a_rerun_on_the_same_abstracts_reads_the_cache(demo_abstracts, tmp_path, monkeypatch):
-    monkeypatch.setattr("scicon.constraints.topic_model.encode", bag_of_words_encoder)
+    monkeypatch.setattr("scicon.fitted.topic_model.encode", bag_of_words_encoder)
     usable = select_abstracts(demo_abstracts, settings())
     first = fit_topic_model(usable, settings(), cache_dir=tmp_path)
     assert len(list(tmp_path.glob("topic-*.json"))) == 1
@@ -123,18 +123,18 @@ def test_a_rerun_on_the_same_abstracts_reads_the_cache(demo_abstracts, tmp_path,
     def no_encoding(*args, **kwargs):
         raise AssertionError("refitted instead of reading the cache")
 
-    monkeypatch.setattr("scicon.constraints.topic_model.encode", no_encoding)
+    monkeypatch.setattr("scicon.fitted.topic_model.encode", no_encoding)
     # the same sentences in another order, and an operational setting changed
     again = fit_topic_model(list(reversed(usable)), settings(batch_size=8), cache_dir=tmp_path)
     assert again.calibration == first.calibration and again.held_out == first.held_out
-    monkeypatch.setattr("scicon.constraints.topic_model.encode", bag_of_words_encoder)
+    monkeypatch.setattr("scicon.fitted.topic_model.encode", bag_of_words_encoder)
 
     # anything that changes the fit is a new key: the sentences, or a setting
     fit_topic_model(usable[1:], settings(), cache_dir=tmp_path)
     fit_topic_model(usable, settings(method="isotonic"), cache_dir=tmp_path)
     assert len(list(tmp_path.glob("topic-*.json"))) == 3
     # and so does the code that samples and fits
-    monkeypatch.setattr("scicon.constraints.topic_model.fitting_code_digest", lambda module: "changed")
+    monkeypatch.setattr("scicon.fitted.topic_model.fitting_code_digest", lambda module: "changed")
     fit_topic_model(usable, settings(), cache_dir=tmp_path)
     assert len(list(tmp_path.glob("topic-*.json"))) == 4
 

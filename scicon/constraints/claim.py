@@ -4,7 +4,7 @@ The paper asks the backbone (prompt E.3.6) and thresholds its P(yes) at ``claim`
 offline alternative is a claim classifier learnt from the corpus itself — the paper's
 section 3.1 uses the rhetorical roles because conclusions carry claims and background
 and methods do not — or from a labelled claim file, calibrated on held-out abstracts so
-that its output is a probability (:mod:`scicon.constraints.claim_model`; measured against
+that its output is a probability (:mod:`scicon.fitted.claim_model`; measured against
 expert claim labels in docs/filters.md).
 """
 
@@ -17,7 +17,7 @@ from pydantic import Field
 from scicon.assembly_context import AssemblyContext
 from scicon.constraints import CONSTRAINTS
 from scicon.constraints.base import LOCAL_MODEL_COST, BackboneQuestion, ConstraintCheck, ThresholdConstraint
-from scicon.constraints.claim_model import ClaimModel, ClaimModelSettings, fit_claim_model
+from scicon.fitted.claim_model import ClaimModel, ClaimModelSettings, fit_claim_model
 from scicon.params import Section
 from scicon.prompts import CLAIM_DETECTION
 

@@ -4,7 +4,7 @@ The paper asks the backbone (prompt E.3.5) and thresholds its P(yes) at ``sim``.
 offline alternative is the cosine of all-MiniLM-L6-v2 sentence embeddings, which
 measures topic and not agreement (a direct contradiction of a sentence scores about
 0.99 against it), turned into P(same topic) by a calibration fitted on the ingested
-abstracts themselves (:mod:`scicon.constraints.topic_model`), so that ``sim`` keeps the
+abstracts themselves (:mod:`scicon.fitted.topic_model`), so that ``sim`` keeps the
 paper's meaning. By default the candidate is compared with sentence1, the fixed side
 of the pair it must contradict; ``reference: original`` compares it with the sentence2
 it was made from.
@@ -29,7 +29,7 @@ from scicon.constraints.base import (
     Reference,
     ThresholdConstraint,
 )
-from scicon.constraints.topic_model import TopicModelSettings
+from scicon.fitted.topic_model import TopicModelSettings
 from scicon.models import resolve_model
 from scicon.params import Section
 from scicon.prompts import SIMILARITY
@@ -127,7 +127,7 @@ class EmbeddingSimilarity(ThresholdConstraint):
 def embedding_similarity(
     settings: EmbeddingSimilaritySettings, context: AssemblyContext
 ) -> EmbeddingSimilarity:
-    from scicon.constraints.topic_model import fit_topic_model
+    from scicon.fitted.topic_model import fit_topic_model
 
     topic = fit_topic_model(context.abstracts, settings.topic_model)
     constraint = EmbeddingSimilarity(

@@ -29,7 +29,6 @@ sentences it was fitted on, the encoder's weights and the settings below.
 
 from __future__ import annotations
 
-import json
 import logging
 import random
 from collections.abc import Sequence
@@ -41,17 +40,16 @@ import numpy as np
 from pydantic import Field
 
 from scicon.calibration import Calibration, calibration_report, fit_calibration
-from scicon.constraints.fitting import (
+from scicon.errors import InputFormatError
+from scicon.fitted.base import (
     content_digest,
     encode,
     encoder_identity,
-    filters_cache_dir,
+    fit_or_load,
     fitting_code_digest,
     group_draw,
     is_held_out,
 )
-from scicon.errors import InputFormatError
-from scicon.io import write_json
 from scicon.params import Operational, Section
 from scicon.records.corpus import Abstract, Role
 
@@ -303,12 +301,17 @@ def fit_topic_model(
 ) -> TopicModel:
     """The same-topic model of ``abstracts``: loaded from the cache, or fitted and cached."""
     chosen = select_abstracts(abstracts, settings)
-    key = topic_model_key(chosen, settings)
-    path = (cache_dir or filters_cache_dir()) / f"topic-{key}.json"
-    if path.is_file():
-        log.info("topic model: fitted calibration read from %s", path)
-        return TopicModel.from_dict(json.loads(path.read_text(encoding="utf-8")), settings)
+    return fit_or_load(
+        "topic",
+        topic_model_key(chosen, settings),
+        lambda: _fit(chosen, settings),
+        TopicModel.to_dict,
+        lambda state: TopicModel.from_dict(state, settings),
+        cache_dir,
+    )
 
+
+def _fit(chosen: Sequence[Abstract], settings: TopicModelSettings) -> TopicModel:
     held_out = [a for a in chosen if is_held_out(settings.seed, a.pmid, settings.held_out_fraction)]
     fitting = [a for a in chosen if not is_held_out(settings.seed, a.pmid, settings.held_out_fraction)]
     if len(held_out) < 2 or len(fitting) < 2:
@@ -331,7 +334,7 @@ def fit_topic_model(
     )
     fit_raw, report_raw = raw[: len(fit_pairs)], raw[len(fit_pairs) :]
     calibration = fit_calibration(fit_raw, [int(p.same_topic) for p in fit_pairs], settings.method)
-    model = TopicModel(
+    return TopicModel(
         settings,
         calibration,
         held_out={
@@ -345,6 +348,3 @@ def fit_topic_model(
             "held_out_pairs": len(report_pairs),
         },
     )
-    write_json(path, model.to_dict())
-    log.info("topic model: calibration cached at %s", path)
-    return model

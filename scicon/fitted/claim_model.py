@@ -43,15 +43,15 @@ import numpy as np
 from pydantic import Field, model_validator
 
 from scicon.calibration import Calibration, calibration_report, fit_calibration
-from scicon.constraints.fitting import (
+from scicon.errors import InputFormatError, InputNotFoundError
+from scicon.fitted.base import (
     content_digest,
     encode,
     encoder_identity,
-    filters_cache_dir,
+    fit_or_load,
     fitting_code_digest,
     group_draw,
 )
-from scicon.errors import InputFormatError, InputNotFoundError
 from scicon.io import read_json_objects
 from scicon.params import Operational, Section
 from scicon.records.corpus import Abstract, Role
@@ -377,17 +377,25 @@ def fit_claim_model(
     abstracts: Sequence[Abstract], settings: ClaimModelSettings, cache_dir: Path | None = None
 ) -> ClaimModel:
     """The claim model of ``abstracts`` (or of the labelled file): from the cache, or fitted and cached."""
-    import joblib
-
     examples = training_examples(abstracts, settings)
     key = claim_model_key(examples, settings)
-    path = (cache_dir or filters_cache_dir()) / f"claim-{key}.joblib"
-    if path.is_file():
-        log.info("claim model: fitted model read from %s", path)
-        model = ClaimModel.from_state(joblib.load(path), settings)
-        model.key = key
-        return model
+    model = fit_or_load(
+        "claim",
+        key,
+        lambda: _fit(_split(examples, settings), settings),
+        ClaimModel.to_state,
+        lambda state: ClaimModel.from_state(state, settings),
+        cache_dir,
+        binary=True,
+    )
+    model.key = key
+    return model
 
+
+def _split(
+    examples: Sequence[LabelledSentence], settings: ClaimModelSettings
+) -> dict[str, list[LabelledSentence]]:
+    """The fitting, calibration and held-out parts, each with claims and non-claims."""
     parts: dict[str, list[LabelledSentence]] = {"fit": [], "calibration": [], "held_out": []}
     for example in examples:
         parts[_part(example.group, settings)].append(example)
@@ -398,15 +406,7 @@ def fit_claim_model(
                 f"the claim model's {name} part has {len(part)} sentences and not both claims and non-claims "
                 "(too few abstracts for the split)",
             )
-    model = _fit(parts, settings)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    from scicon.io import atomic_open
-
-    with atomic_open(path, "wb") as handle:
-        joblib.dump(model.to_state(), handle)
-    log.info("claim model: fitted model cached at %s", path)
-    model.key = key
-    return model
+    return parts
 
 
 def _fit(parts: dict[str, list[LabelledSentence]], settings: ClaimModelSettings) -> ClaimModel:

@@ -1,5 +1,5 @@
 """What the filter models fitted on a corpus share: the sentence encoder, held-out parts
-grouped by abstract, and a cache keyed by content.
+grouped by abstract, and one fit-or-load cache keyed by content (:func:`fit_or_load`).
 
 A fitted filter (the same-topic calibration, the claim classifier) depends only on the
 sentences it was fitted on, the encoder's weights, its settings and the code that fits it.
@@ -14,14 +14,17 @@ import hashlib
 import json
 import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
 from scicon.paths import cache_root
 
 log = logging.getLogger(__name__)
+
+Model = TypeVar("Model")
 
 CACHE_FOLDER = "filters"
 _ENCODE_LOCK = threading.Lock()  # one encoder call at a time: evolve scores pairs from several threads
@@ -45,6 +48,51 @@ def fitting_code_digest(module_file: str | Path) -> str:
     from scicon.codedeps import code_digest
 
     return code_digest([Path(module_file), Path(__file__), Path(calibration.__file__)])
+
+
+def fit_or_load(
+    kind: str,
+    key: str,
+    fit: Callable[[], Model],
+    to_state: Callable[[Model], dict],
+    from_state: Callable[[dict], Model],
+    cache_dir: Path | None = None,
+    binary: bool = False,
+) -> Model:
+    """The ``kind`` model cached under ``key``, or ``fit()``'s, cached there before it is returned.
+
+    The file is ``<cache_dir>/<kind>-<key>.json`` (``.joblib`` with ``binary``, for a state that
+    holds scikit-learn objects), written atomically; ``cache_dir`` defaults to
+    :func:`filters_cache_dir`. ``key`` must be a digest of everything the fit depends on.
+    """
+    path = (cache_dir or filters_cache_dir()) / f"{kind}-{key}.{'joblib' if binary else 'json'}"
+    if path.is_file():
+        log.info("%s model: fitted model read from %s", kind, path)
+        return from_state(_read_state(path, binary))
+    model = fit()
+    _write_state(path, to_state(model), binary)
+    log.info("%s model: fitted model cached at %s", kind, path)
+    return model
+
+
+def _read_state(path: Path, binary: bool) -> dict:
+    if binary:
+        import joblib
+
+        return joblib.load(path)
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _write_state(path: Path, state: dict, binary: bool) -> None:
+    from scicon.io import atomic_open, write_json
+
+    if not binary:
+        write_json(path, state)
+        return
+    import joblib
+
+    with atomic_open(path, "wb") as handle:
+        joblib.dump(state, handle)
 
 
 def group_draw(seed: int, group: str) -> float:
