@@ -101,7 +101,7 @@ def test_a_rerun_reads_the_cache_and_a_change_refits(demo_abstracts, tmp_path, m
     assert again.probabilities(sentences) == first.probabilities(sentences)
     monkeypatch.undo()
     fit_claim_model(demo_abstracts, settings(regularization=0.5), cache_dir=tmp_path)
-    monkeypatch.setattr("scicon.fitted.claim_model.fitting_code_digest", lambda module: "changed")
+    monkeypatch.setattr("scicon.fitted.base.fitting_code_digest", lambda module: "changed")
     fit_claim_model(demo_abstracts, settings(), cache_dir=tmp_path)
     assert len(list(tmp_path.glob("claim-*.joblib"))) == 3
 

@@ -134,7 +134,7 @@ def test_a_rerun_on_the_same_abstracts_reads_the_cache(demo_abstracts, tmp_path,
     fit_topic_model(usable, settings(method="isotonic"), cache_dir=tmp_path)
     assert len(list(tmp_path.glob("topic-*.json"))) == 3
     # and so does the code that samples and fits
-    monkeypatch.setattr("scicon.fitted.topic_model.fitting_code_digest", lambda module: "changed")
+    monkeypatch.setattr("scicon.fitted.base.fitting_code_digest", lambda module: "changed")
     fit_topic_model(usable, settings(), cache_dir=tmp_path)
     assert len(list(tmp_path.glob("topic-*.json"))) == 4
 

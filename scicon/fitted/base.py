@@ -2,9 +2,10 @@
 grouped by abstract, and one fit-or-load cache keyed by content (:func:`fit_or_load`).
 
 A fitted filter (the same-topic calibration, the claim classifier) depends only on the
-sentences it was fitted on, the encoder's weights, its settings and the code that fits it.
-Its cache key is a digest of exactly those, so a rerun on the same abstracts (a `dvc exp run -S sim=0.7`, a
-resumed run) loads the fitted model instead of refitting it, and any change refits.
+sentences it was fitted on, the encoder's weights, its settings, the code that fits it and
+the scikit-learn version. Its cache key (:func:`model_key`) is a digest of exactly those, so
+a rerun on the same abstracts (a `dvc exp run -S sim=0.7`, a resumed run) loads the fitted
+model instead of refitting it, and any change refits.
 """
 
 from __future__ import annotations
@@ -16,15 +17,17 @@ import logging
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import ClassVar, Self, TypeVar
 
 import numpy as np
 
+from scicon.calibration import Calibration
+from scicon.params import Section
 from scicon.paths import cache_root
 
 log = logging.getLogger(__name__)
 
-Model = TypeVar("Model")
+Fitted = TypeVar("Fitted", bound="FittedModel")
 
 CACHE_FOLDER = "filters"
 _ENCODE_LOCK = threading.Lock()  # one encoder call at a time: evolve scores pairs from several threads
@@ -50,29 +53,81 @@ def fitting_code_digest(module_file: str | Path) -> str:
     return code_digest([Path(module_file), Path(__file__), Path(calibration.__file__)])
 
 
+def model_key(
+    format_name: str, module_file: str | Path, encoder: str | None, settings: Section, data: object
+) -> str:
+    """A fitted model's cache key: its state's format, the code that fits it, the scikit-learn
+    version, the encoder's weights (``None``: it uses no encoder), the settings that change the
+    fit (the batch size does not) and the data it is fitted on."""
+    import sklearn
+
+    return content_digest(
+        format_name,
+        fitting_code_digest(module_file),
+        sklearn.__version__,
+        encoder_identity(encoder) if encoder is not None else None,
+        settings.model_dump(mode="json", exclude={"batch_size"}),
+        data,
+    )
+
+
+class FittedModel:
+    """What every fitted filter model keeps, and how it is cached: its settings, the calibration
+    that maps its score to a probability, the held-out evidence of its quality report, and
+    what it was fitted on. A subclass names its state's ``FORMAT`` and any further attributes
+    (``STATE``, e.g. scikit-learn objects) that its constructor takes after these four."""
+
+    FORMAT: ClassVar[str]
+    STATE: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, settings: Section, calibration: Calibration, held_out: dict, fitted: dict):
+        self.settings = settings
+        self.calibration = calibration
+        self.held_out = held_out  # per held-out example: the quality report's evidence
+        self.fitted = fitted
+
+    def to_state(self) -> dict:
+        return {
+            "format": self.FORMAT,
+            "settings": self.settings.model_dump(mode="json"),
+            "calibration": self.calibration.to_dict(),
+            "held_out": self.held_out,
+            "fitted": self.fitted,
+            **{name: getattr(self, name) for name in self.STATE},
+        }
+
+    @classmethod
+    def from_state(cls, state: dict, settings: Section) -> Self:
+        if state.get("format") != cls.FORMAT:
+            raise ValueError(f"not a {cls.FORMAT} file")
+        calibration = Calibration.from_dict(state["calibration"])
+        return cls(settings, calibration, state["held_out"], state["fitted"], *(state[n] for n in cls.STATE))
+
+
 def fit_or_load(
     kind: str,
     key: str,
-    fit: Callable[[], Model],
-    to_state: Callable[[Model], dict],
-    from_state: Callable[[dict], Model],
+    settings: Section,
+    fit: Callable[[], Fitted],
+    model: type[Fitted],
     cache_dir: Path | None = None,
     binary: bool = False,
-) -> Model:
+) -> Fitted:
     """The ``kind`` model cached under ``key``, or ``fit()``'s, cached there before it is returned.
 
     The file is ``<cache_dir>/<kind>-<key>.json`` (``.joblib`` with ``binary``, for a state that
     holds scikit-learn objects), written atomically; ``cache_dir`` defaults to
-    :func:`filters_cache_dir`. ``key`` must be a digest of everything the fit depends on.
+    :func:`filters_cache_dir`. ``key`` must be a digest of everything the fit depends on;
+    ``settings`` are those the model is read back with.
     """
     path = (cache_dir or filters_cache_dir()) / f"{kind}-{key}.{'joblib' if binary else 'json'}"
     if path.is_file():
         log.info("%s model: fitted model read from %s", kind, path)
-        return from_state(_read_state(path, binary))
-    model = fit()
-    _write_state(path, to_state(model), binary)
+        return model.from_state(_read_state(path, binary), settings)
+    fitted = fit()
+    _write_state(path, fitted.to_state(), binary)
     log.info("%s model: fitted model cached at %s", kind, path)
-    return model
+    return fitted
 
 
 def _read_state(path: Path, binary: bool) -> dict:

@@ -44,14 +44,7 @@ from pydantic import Field, model_validator
 
 from scicon.calibration import Calibration, calibration_report, fit_calibration
 from scicon.errors import InputFormatError, InputNotFoundError
-from scicon.fitted.base import (
-    content_digest,
-    encode,
-    encoder_identity,
-    fit_or_load,
-    fitting_code_digest,
-    group_draw,
-)
+from scicon.fitted.base import FittedModel, encode, fit_or_load, group_draw, model_key
 from scicon.io import read_json_objects
 from scicon.params import Operational, Section
 from scicon.records.corpus import Abstract, Role
@@ -222,24 +215,25 @@ def _part(group: str, settings: ClaimModelSettings) -> str:
     return "fit"
 
 
-class ClaimModel:
+class ClaimModel(FittedModel):
     """P(claim) of sentences: a fitted classifier whose score goes through a fitted calibration."""
+
+    FORMAT = FORMAT
+    STATE = ("vectorizer", "classifier")
+    settings: ClaimModelSettings
 
     def __init__(
         self,
         settings: ClaimModelSettings,
-        vectorizer,
-        classifier,
         calibration: Calibration,
-        held_out: dict,
+        held_out: dict,  # probability, label and role per held-out sentence
         fitted: dict,
+        vectorizer,  # None for embedding features only
+        classifier,
     ):
-        self.settings = settings
-        self.vectorizer = vectorizer  # None for embedding features only
+        super().__init__(settings, calibration, held_out, fitted)
+        self.vectorizer = vectorizer
         self.classifier = classifier
-        self.calibration = calibration
-        self.held_out = held_out  # probability, label and role per held-out sentence
-        self.fitted = fitted
         self.key = ""  # digest of training data, settings and fitting code (set by fit_claim_model)
 
     def _features(self, sentences: Sequence[str]):
@@ -289,30 +283,6 @@ class ClaimModel:
         report.update(_at_threshold(probabilities, labels, threshold))
         return report
 
-    def to_state(self) -> dict:
-        return {
-            "format": FORMAT,
-            "settings": self.settings.model_dump(mode="json"),
-            "vectorizer": self.vectorizer,
-            "classifier": self.classifier,
-            "calibration": self.calibration.to_dict(),
-            "held_out": self.held_out,
-            "fitted": self.fitted,
-        }
-
-    @classmethod
-    def from_state(cls, state: dict, settings: ClaimModelSettings) -> ClaimModel:
-        if state.get("format") != FORMAT:
-            raise ValueError(f"not a {FORMAT} file")
-        return cls(
-            settings,
-            state["vectorizer"],
-            state["classifier"],
-            Calibration.from_dict(state["calibration"]),
-            state["held_out"],
-            state["fitted"],
-        )
-
 
 def _at_threshold(probabilities: np.ndarray, labels: np.ndarray, threshold: float) -> dict:
     """Precision and recall at ``threshold``, and the highest threshold that keeps 90% recall."""
@@ -361,15 +331,9 @@ def training_examples(abstracts: Sequence[Abstract], settings: ClaimModelSetting
 
 def claim_model_key(examples: Sequence[LabelledSentence], settings: ClaimModelSettings) -> str:
     """The cache key: training examples, fitting code, scikit-learn version, encoder, settings."""
-    import sklearn
-
-    return content_digest(
-        FORMAT,
-        fitting_code_digest(__file__),
-        sklearn.__version__,
-        encoder_identity(settings.encoder) if settings.features != "tfidf" else None,
-        settings.model_dump(mode="json", exclude={"batch_size"}),
-        [[e.text, e.claim, e.group, e.role] for e in examples],
+    encoder = settings.encoder if settings.features != "tfidf" else None
+    return model_key(
+        FORMAT, __file__, encoder, settings, [[e.text, e.claim, e.group, e.role] for e in examples]
     )
 
 
@@ -382,9 +346,9 @@ def fit_claim_model(
     model = fit_or_load(
         "claim",
         key,
+        settings,
         lambda: _fit(_split(examples, settings), settings),
-        ClaimModel.to_state,
-        lambda state: ClaimModel.from_state(state, settings),
+        ClaimModel,
         cache_dir,
         binary=True,
     )
@@ -427,7 +391,7 @@ def _fit(parts: dict[str, list[LabelledSentence]], settings: ClaimModelSettings)
         vectorizer = TfidfVectorizer(ngram_range=(1, 2), min_df=2, sublinear_tf=True)
         vectorizer.fit([e.text for e in fit])
     classifier = LogisticRegression(C=settings.regularization, max_iter=3000, random_state=settings.seed)
-    model = ClaimModel(settings, vectorizer, classifier, Calibration("sigmoid"), {}, {})
+    model = ClaimModel(settings, Calibration("sigmoid"), {}, {}, vectorizer, classifier)
     classifier.fit(model._features([e.text for e in fit]), [int(e.claim) for e in fit])
     calibrate = [e for e in parts["calibration"] if e.claim is not None]
     model.calibration = fit_calibration(

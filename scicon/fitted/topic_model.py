@@ -39,17 +39,9 @@ from typing import Literal
 import numpy as np
 from pydantic import Field
 
-from scicon.calibration import Calibration, calibration_report, fit_calibration
+from scicon.calibration import calibration_report, fit_calibration
 from scicon.errors import InputFormatError
-from scicon.fitted.base import (
-    content_digest,
-    encode,
-    encoder_identity,
-    fit_or_load,
-    fitting_code_digest,
-    group_draw,
-    is_held_out,
-)
+from scicon.fitted.base import FittedModel, encode, fit_or_load, group_draw, is_held_out, model_key
 from scicon.params import Operational, Section
 from scicon.records.corpus import Abstract, Role
 
@@ -210,14 +202,12 @@ def cosine_scores(encoder: str, references: Sequence[str], candidates: Sequence[
     return (1.0 + np.clip((left * right).sum(axis=1), -1.0, 1.0)) / 2.0
 
 
-class TopicModel:
-    """P(same topic) of sentence pairs: the encoder's cosine through a fitted calibration."""
+class TopicModel(FittedModel):
+    """P(same topic) of sentence pairs: the encoder's cosine through a fitted calibration;
+    ``held_out`` keeps the probability and kind of each held-out pair."""
 
-    def __init__(self, settings: TopicModelSettings, calibration: Calibration, held_out: dict, fitted: dict):
-        self.settings = settings
-        self.calibration = calibration
-        self.held_out = held_out  # probability, kind per held-out pair: the quality report's evidence
-        self.fitted = fitted
+    FORMAT = FORMAT
+    settings: TopicModelSettings
 
     def probabilities(self, reference_texts: Sequence[str], candidate_texts: Sequence[str]) -> list[float]:
         if len(reference_texts) != len(candidate_texts):
@@ -262,38 +252,17 @@ class TopicModel:
             for f, r, t in zip(fpr, tpr, thresholds, strict=True)
         ]
 
-    def to_dict(self) -> dict:
-        return {
-            "format": FORMAT,
-            "settings": self.settings.model_dump(mode="json"),
-            "calibration": self.calibration.to_dict(),
-            "held_out": self.held_out,
-            "fitted": self.fitted,
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict, settings: TopicModelSettings) -> TopicModel:
-        if data.get("format") != FORMAT:
-            raise ValueError(f"not a {FORMAT} file")
-        return cls(settings, Calibration.from_dict(data["calibration"]), data["held_out"], data["fitted"])
-
 
 def _rate(flags: np.ndarray) -> float | None:
     return round(float(flags.mean()), 4) if flags.size else None
 
 
 def topic_model_key(abstracts: Sequence[Abstract], settings: TopicModelSettings) -> str:
-    """The cache key: claim sentences used, fitting code, encoder weights, settings that change the fit."""
+    """The cache key: claim sentences used, fitting code, scikit-learn version, encoder weights, settings."""
     sentences = [
         [a.pmid, [[s.role.value, s.text] for s in a.sentences if s.role in CLAIM_ROLES]] for a in abstracts
     ]
-    return content_digest(
-        FORMAT,
-        fitting_code_digest(__file__),
-        encoder_identity(settings.encoder),
-        settings.model_dump(mode="json", exclude={"batch_size"}),
-        sentences,
-    )
+    return model_key(FORMAT, __file__, settings.encoder, settings, sentences)
 
 
 def fit_topic_model(
@@ -301,14 +270,8 @@ def fit_topic_model(
 ) -> TopicModel:
     """The same-topic model of ``abstracts``: loaded from the cache, or fitted and cached."""
     chosen = select_abstracts(abstracts, settings)
-    return fit_or_load(
-        "topic",
-        topic_model_key(chosen, settings),
-        lambda: _fit(chosen, settings),
-        TopicModel.to_dict,
-        lambda state: TopicModel.from_dict(state, settings),
-        cache_dir,
-    )
+    key = topic_model_key(chosen, settings)
+    return fit_or_load("topic", key, settings, lambda: _fit(chosen, settings), TopicModel, cache_dir)
 
 
 def _fit(chosen: Sequence[Abstract], settings: TopicModelSettings) -> TopicModel:
