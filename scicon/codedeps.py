@@ -4,9 +4,12 @@ A stage's result depends on every module of ``scicon`` its script imports, direc
 not, and on the data files those modules read. This module computes that set from the
 source (AST, nothing is imported), for two uses that must agree:
 
-- ``dvc.yaml``: each stage's code ``deps`` and the params keys it reads are checked
-  against what the code says (``python -m scicon.codedeps check``; ``write`` updates
-  dvc.yaml), so a dependency list cannot drift from the imports;
+- ``dvc.yaml``: the first stage, ``code``, runs ``python -m scicon.codedeps digests``,
+  which writes ``code/<script>.txt`` for each stage script: the path and SHA-256 of every
+  file the script imports or reads, one a line, sorted. Each stage depends on its digest
+  file instead of a list of modules, so DVC reruns exactly the stages whose code changed.
+  ``check`` verifies that every stage declares its digest file and the params keys it
+  reads (``write`` updates dvc.yaml), so neither can drift from the code;
 - resumable stages (the evolve journal) fold :func:`code_digest` into the digest that
   decides whether an earlier run's records may be reused, so any code change on the
   search path recomputes instead of restoring old results.
@@ -34,6 +37,13 @@ from pydantic import BaseModel
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("scicon",)
 DVC_FILE = "dvc.yaml"
+SCRIPTS = "stages"  # one script per stage
+CODE = "code"  # the digest files, one per stage script: the code stage's output
+CODE_STAGE = {
+    "cmd": f"python -m scicon.codedeps digests --out {CODE}",
+    "deps": [PACKAGES[0], SCRIPTS],
+    "outs": [{CODE: {"cache": False}}],
+}
 
 
 def module_file(module: str, root: Path) -> Path | None:
@@ -155,35 +165,36 @@ def stage_code_digest(script: str | Path, root: Path = ROOT) -> str:
     return code_digest(import_closure(root / script, root), root)
 
 
-def _folders_when_whole(files: list[Path], root: Path) -> list[str]:
-    """Paths for dvc.yaml: a folder whose every file is needed is listed as the folder."""
-    needed = set(files)
-
-    def whole(folder: Path) -> bool:
-        contents = [f for f in folder.rglob("*") if f.is_file() and "__pycache__" not in f.parts]
-        return bool(contents) and all(f in needed for f in contents)
-
-    listed: list[str] = []
-    covered: set[Path] = set()
-    for path in files:
-        if path in covered:
-            continue
-        top = None
-        for folder in reversed(path.relative_to(root).parents[:-1]):  # outermost first
-            if (root / folder).resolve() != root and whole(root / folder):
-                top = root / folder
-                break
-        if top is not None and top.relative_to(root).parts[0] in PACKAGES and top != root / PACKAGES[0]:
-            listed.append(str(top.relative_to(root)))
-            covered.update(f for f in files if f.is_relative_to(top))
-        else:
-            listed.append(str(path.relative_to(root)))
-            covered.add(path)
-    return sorted(dict.fromkeys(listed), key=lambda p: (not p.startswith("stages/"), p))
+def code_listing(script: str | Path, root: Path = ROOT) -> str:
+    """``path sha256`` of every file the stage script ``script`` imports or reads, one a line,
+    sorted by path: the content of its digest file, which changes exactly when its code does."""
+    files = sorted((path.relative_to(root).as_posix(), path) for path in import_closure(root / script, root))
+    return "".join(f"{name} {hashlib.sha256(path.read_bytes()).hexdigest()}\n" for name, path in files)
 
 
-def expected_code_deps(script: str, root: Path = ROOT) -> list[str]:
-    return _folders_when_whole(import_closure(root / script, root), root)
+def stage_scripts(root: Path = ROOT) -> list[str]:
+    """Every stage script, ``stages/<name>.py``."""
+    return sorted(
+        p.relative_to(root).as_posix() for p in (root / SCRIPTS).glob("*.py") if p.stem != "__init__"
+    )
+
+
+def digest_file(script: str) -> str:
+    """The digest file of a stage script: ``code/<name>.txt``, shared by every stage running it."""
+    return f"{CODE}/{Path(script).stem}.txt"
+
+
+def write_digests(out: Path, root: Path = ROOT) -> list[Path]:
+    """Write every stage script's digest file into ``out``, removing any other ``.txt`` there."""
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for script in stage_scripts(root):
+        target = out / Path(digest_file(script)).name
+        target.write_text(code_listing(script, root), encoding="utf-8")
+        written.append(target)
+    for stale in set(out.glob("*.txt")) - set(written):
+        stale.unlink()
+    return written
 
 
 # ---- params --------------------------------------------------------------------------------------
@@ -271,7 +282,8 @@ def stage_script(stage: dict) -> str | None:
 
 
 def _is_code(dep: str) -> bool:
-    return dep.startswith(("stages/", *(f"{p}/" for p in PACKAGES))) or dep in PACKAGES
+    """A dependency on code: a digest file, or (written by hand) a module or folder of code."""
+    return dep.startswith((f"{CODE}/", f"{SCRIPTS}/", *(f"{p}/" for p in PACKAGES))) or dep in PACKAGES
 
 
 MODELS_FOLDER = "models/"
@@ -374,6 +386,8 @@ def check(dvc_file: Path = ROOT / DVC_FILE, root: Path = ROOT) -> list[str]:
 
     problems = []
     stages = yaml.safe_load(dvc_file.read_text(encoding="utf-8"))["stages"]
+    if stages.get(CODE) != CODE_STAGE:
+        problems.append(f"the {CODE} stage is missing or differs from {CODE_STAGE}")
     problems += model_folder_problems(stages, read_params_file(root / "params.yaml"), root)
     for name, stage in stages.items():
         script = stage_script(stage)
@@ -381,11 +395,11 @@ def check(dvc_file: Path = ROOT / DVC_FILE, root: Path = ROOT) -> list[str]:
             continue
         body = stage_body(stage)
         declared = [d for d in body.get("deps", []) if _is_code(d)]
-        wanted = expected_code_deps(script, root)
-        for missing in sorted(set(wanted) - set(declared)):
-            problems.append(f"{name}: deps lack {missing} (the stage imports or reads it)")
-        for extra in sorted(set(declared) - set(wanted)):
-            problems.append(f"{name}: deps list {extra}, which the stage does not import or read")
+        wanted = digest_file(script)
+        if wanted not in declared:
+            problems.append(f"{name}: deps lack {wanted} (the digest of the code {script} runs)")
+        for extra in sorted(set(declared) - {wanted}):
+            problems.append(f"{name}: deps list {extra}; the stage's code is {wanted} alone")
         params = [p if isinstance(p, str) else next(iter(p)) for p in body.get("params", [])]
         wanted_params = expected_params(script, root)
         for missing in sorted(set(wanted_params) - set(params)):
@@ -396,8 +410,8 @@ def check(dvc_file: Path = ROOT / DVC_FILE, root: Path = ROOT) -> list[str]:
 
 
 def write(dvc_file: Path = ROOT / DVC_FILE, root: Path = ROOT) -> None:
-    """Rewrite each stage's code deps, params and model-folder deps in dvc.yaml, keeping its
-    comments and other data deps."""
+    """Rewrite each stage's digest-file dep, params and model-folder deps in dvc.yaml, keeping
+    its comments and other data deps, and put the code stage first."""
     from ruamel.yaml import YAML
 
     from scicon.params import read_params_file
@@ -417,18 +431,35 @@ def write(dvc_file: Path = ROOT / DVC_FILE, root: Path = ROOT) -> None:
         data = [d for d in body.get("deps", []) if not _is_code(d)]
         # a round's teacher comes from --teacher ${item.teacher}, not from the goal's settings
         data = _model_folder_deps(data, _named_folders(body, params), add_missing="foreach" not in stage)
-        body["deps"] = [*expected_code_deps(script, root), *data]
+        body["deps"] = [digest_file(script), *data]
+    if document["stages"].get(CODE) != CODE_STAGE:  # kept as written (comments) when current
+        document["stages"].pop(CODE, None)
+        document["stages"].insert(0, CODE, _code_stage())
     with open(dvc_file, "w", encoding="utf-8") as handle:
         yaml.dump(document, handle)
 
 
+def _code_stage():
+    """The code stage for ruamel: flow-free, the cache setting nested as DVC writes it."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+
+    stage = CommentedMap(cmd=CODE_STAGE["cmd"], deps=CommentedSeq(CODE_STAGE["deps"]))
+    stage["outs"] = CommentedSeq([CommentedMap({CODE: CommentedMap(cache=False)})])
+    return stage
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("command", choices=("check", "write"))
+    parser.add_argument("command", choices=("check", "write", "digests"))
+    parser.add_argument("--out", type=Path, default=Path(CODE), help="digests: the folder to write into")
     args = parser.parse_args(argv)
+    if args.command == "digests":
+        written = write_digests(args.out)
+        print(f"{args.out}: {len(written)} digest files, one per stage script")
+        return
     if args.command == "write":
         write()
-        print(f"{DVC_FILE}: code deps and params rewritten from the sources")
+        print(f"{DVC_FILE}: digest-file deps and params rewritten from the sources")
         return
     problems = check()
     for problem in problems:
@@ -436,7 +467,7 @@ def main(argv: list[str] | None = None) -> None:
     if problems:
         print(f"{len(problems)} differences; `python -m scicon.codedeps write` updates {DVC_FILE}")
         sys.exit(1)
-    print(f"{DVC_FILE}: every stage's code deps and params match its imports")
+    print(f"{DVC_FILE}: every stage declares its code digest file and the params it reads")
 
 
 if __name__ == "__main__":

@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
+import yaml
+
 from scicon.codedeps import (
+    CODE_STAGE,
     check,
     code_digest,
-    expected_code_deps,
+    code_listing,
     import_closure,
     model_folder_problems,
     rerun_keys,
+    write_digests,
 )
 from scicon.evolve.params import EvolveParams
 
 
-def test_dvc_yaml_lists_exactly_what_every_stage_imports_and_the_params_it_reads():
+def test_every_stage_depends_on_its_code_digest_file_and_declares_the_params_it_reads():
     assert check() == []
 
 
@@ -60,9 +65,10 @@ def test_the_closure_follows_imports_package_inits_registry_packages_and_declare
         "scicon/reg/second.py",
         "scicon/registry.py",
     }
-    # a folder every file of which is needed is listed as the folder
-    deps = expected_code_deps("stages/run.py", tmp_path)
-    assert "scicon/reg" in deps and "scicon/tables" in deps and "scicon/unused.py" not in deps
+    # the digest file lists each of them with its SHA-256, sorted by path
+    listing = code_listing("stages/run.py", tmp_path).splitlines()
+    assert [line.split()[0] for line in listing] == sorted(closure)
+    assert "scicon/tables/one.tsv " + hashlib.sha256(b"a\tb\n").hexdigest() in listing
 
 
 def test_the_digest_changes_when_any_file_of_the_closure_changes(tmp_path):
@@ -97,7 +103,7 @@ def _stages(evolve_deps: list[str]) -> dict:
     teacher = {"cmd": "python -m stages.teacher --model models/teacher", "outs": ["models/teacher"]}
     evolve = {
         "cmd": "python -m stages.evolve",
-        "deps": ["stages/evolve.py", "data/interim/pairs.jsonl", *evolve_deps],
+        "deps": ["code/evolve.txt", "data/interim/pairs.jsonl", *evolve_deps],
         "params": ["evolve.settings", "sim"],
     }
     return {"teacher": teacher, "evolve": evolve}
@@ -119,3 +125,61 @@ def test_a_model_folder_is_a_dependency_from_the_params_value_that_names_it(tmp_
     ]
     (tmp_path / "models" / "teachr").mkdir(parents=True)  # a folder the user put there is fine
     assert model_folder_problems(_stages([key]), params, tmp_path) == []
+
+
+def test_the_digest_files_change_exactly_for_the_stages_whose_code_changed(tmp_path):
+    write(
+        tmp_path,
+        {
+            "stages/__init__.py": "",
+            "stages/first.py": "import scicon.shared\nimport scicon.only_first\n",
+            "stages/second.py": "import scicon.shared\n",
+            "scicon/__init__.py": "",
+            "scicon/shared.py": "x = 1\n",
+            "scicon/only_first.py": "y = 1\n",
+            "scicon/unused.py": "",
+        },
+    )
+    out = tmp_path / "code"
+    out.mkdir()
+    (out / "gone.txt").write_text("a stage script that no longer exists\n")
+
+    def digests() -> dict[str, str]:
+        written = write_digests(out, tmp_path)
+        return {path.name: path.read_text() for path in written}
+
+    before = digests()
+    assert sorted(before) == ["first.txt", "second.txt"] and not (out / "gone.txt").exists()
+    assert digests() == before  # deterministic
+    (tmp_path / "scicon/only_first.py").write_text("y = 2\n")
+    (tmp_path / "scicon/unused.py").write_text("z = 2\n")
+    after = digests()
+    assert after["first.txt"] != before["first.txt"] and after["second.txt"] == before["second.txt"]
+    (tmp_path / "scicon/shared.py").write_text("x = 2\n")
+    assert all(digests()[name] != after[name] for name in after)
+
+
+def test_check_wants_the_code_stage_and_each_stage_on_its_digest_file_not_on_modules(tmp_path):
+    write(
+        tmp_path,
+        {
+            "stages/run.py": "import scicon.a\n",
+            "scicon/__init__.py": "",
+            "scicon/a.py": "",
+            "params.yaml": "{}\n",
+        },
+    )
+    run = {"cmd": "python -m stages.run", "deps": ["code/run.txt", "data/in.txt"], "outs": ["out.txt"]}
+    dvc_file = tmp_path / "dvc.yaml"
+
+    def problems(stages: dict) -> list[str]:
+        dvc_file.write_text(yaml.safe_dump({"stages": stages}))
+        return check(dvc_file, tmp_path)
+
+    assert problems({"code": CODE_STAGE, "run": run}) == []
+    assert problems({"run": run}) == [f"the code stage is missing or differs from {CODE_STAGE}"]
+    listed = {**run, "deps": ["scicon/a.py", "data/in.txt"]}
+    assert problems({"code": CODE_STAGE, "run": listed}) == [
+        "run: deps lack code/run.txt (the digest of the code stages/run.py runs)",
+        "run: deps list scicon/a.py; the stage's code is code/run.txt alone",
+    ]
