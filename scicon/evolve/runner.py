@@ -69,10 +69,14 @@ def read_journal(path: Path, config_digest: str) -> dict[tuple[str, str], PairTr
 class _Journal:
     def __init__(self, path: Path):
         path.parent.mkdir(parents=True, exist_ok=True)
+        if path.exists():
+            written = path.read_bytes()
+            if written and not written.endswith(b"\n"):
+                # a record torn by a killed process: cut it off (its pair is searched again),
+                # so no broken line stays inside the journal, which is also the stage's trace
+                with open(path, "r+b") as handle:
+                    handle.truncate(written.rfind(b"\n") + 1)
         self._handle = open(path, "a", encoding="utf-8")  # noqa: SIM115
-        # a torn line left by a killed process must not glue onto the next record
-        if path.stat().st_size and not path.read_bytes().endswith(b"\n"):
-            self._handle.write("\n")
 
     def append(self, trace: PairTrace) -> None:
         self._handle.write(trace.model_dump_json() + "\n")
