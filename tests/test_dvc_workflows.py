@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from scicon.docs import declared_params, params_keys, stages_reading
-from scicon.params import Thresholds
+from scicon.params import load_thresholds
 from scicon.sweep import GridPoint, experiment_commands
 from tests.conftest import serve_folder
 from tests.dvc_project import (
@@ -179,8 +179,10 @@ def test_queued_sweep_experiments_rerun_evolve_only_and_are_collected_into_the_p
     project = tmp_path / "sweep"
     shutil.copytree(source, project)
     teacher_lock = yaml.safe_load((project / "dvc.lock").read_text())["stages"]["teacher"]["outs"]
-    defaults = Thresholds(sim=0.5, claim=0.9, target=0.4)
-    points = [GridPoint(defaults), GridPoint(defaults.model_copy(update={"target": 0.1}))]
+    # the project's own thresholds: the plot puts a point in the target panel only when its
+    # sim and claim are the params.yaml values
+    defaults = load_thresholds(project / "params.yaml")
+    points = [GridPoint(defaults.model_copy(update={"target": target})) for target in (0.4, 0.1)]
     for command in experiment_commands(points):
         run([sys.executable, "-m", *command], project, env)
     dvc(project, env, "queue", "start", "--jobs", "1")
