@@ -26,6 +26,8 @@ import argparse
 import ast
 import hashlib
 import importlib
+import io
+import itertools
 import re
 import sys
 from collections.abc import Iterable
@@ -253,6 +255,35 @@ def sections_read(script: Path) -> list[SectionRead]:
     return list(dict.fromkeys(reads))
 
 
+def _all_result_keys(model: type[BaseModel]) -> bool:
+    """Whether every key of a section model, nested blocks included, can change results."""
+    from scicon.params import is_operational, nested_section
+
+    return all(
+        not is_operational(info) and (nested_section(info) is None or _all_result_keys(nested_section(info)))
+        for info in model.model_fields.values()
+    )
+
+
+def declared_keys(model: type[BaseModel], prefix: str) -> list[str]:
+    """``rerun_keys`` as a stage declares them: a block none of whose keys is operational is
+    declared whole (``backbone``, not its ten keys). As exact, since sections forbid keys
+    their model lacks, and a stage's params then read on one screen."""
+    from scicon.params import is_operational, nested_section
+
+    if prefix and model.model_fields and _all_result_keys(model):
+        return [prefix]
+    keys = []
+    for name, info in model.model_fields.items():
+        key = f"{prefix}.{name}" if prefix else name
+        block = nested_section(info)
+        if block is not None:
+            keys += declared_keys(block, key)
+        elif not is_operational(info):
+            keys.append(key)
+    return keys
+
+
 def expected_params(script: str, root: Path = ROOT) -> list[str]:
     keys: list[str] = []
     for read in sections_read(root / script):
@@ -261,7 +292,7 @@ def expected_params(script: str, root: Path = ROOT) -> list[str]:
             continue
         module, name = read.model.split(":")
         model = getattr(importlib.import_module(module), name)
-        keys += rerun_keys(model, read.section or "")
+        keys += declared_keys(model, read.section or "")
     return list(dict.fromkeys(keys))
 
 
@@ -414,6 +445,7 @@ def write(dvc_file: Path = ROOT / DVC_FILE, root: Path = ROOT) -> None:
     its comments and other data deps, and put the code stage first."""
     from ruamel.yaml import YAML
 
+    from scicon.io import atomic_open
     from scicon.params import read_params_file
 
     yaml = YAML()
@@ -435,8 +467,37 @@ def write(dvc_file: Path = ROOT / DVC_FILE, root: Path = ROOT) -> None:
     if document["stages"].get(CODE) != CODE_STAGE:  # kept as written (comments) when current
         document["stages"].pop(CODE, None)
         document["stages"].insert(0, CODE, _code_stage())
-    with open(dvc_file, "w", encoding="utf-8") as handle:
-        yaml.dump(document, handle)
+    text = io.StringIO()
+    yaml.dump(document, text)
+    with atomic_open(dvc_file) as handle:
+        handle.write(params_as_paragraphs(text.getvalue()))
+
+
+BLOCK_PARAMS = re.compile(r"^(?P<indent> +)params:\n(?P<items>(?:(?P=indent)  - [^\n]+\n)+)", re.MULTILINE)
+
+
+def params_as_paragraphs(text: str, width: int = 100) -> str:
+    """Each stage's params list as one flow sequence, a line per params.yaml section (wrapped
+    at ``width``), so a stage with forty keys still reads on one screen."""
+
+    def section(key: str) -> str:
+        return key.split(".")[0] if "." in key else ""  # top-level keys share one line
+
+    def paragraph(match: re.Match) -> str:
+        indent = f"{match['indent']}  "
+        keys = [line.strip().removeprefix("- ") for line in match["items"].splitlines()]
+        lines = []
+        for _, group in itertools.groupby(keys, key=section):
+            line: list[str] = []
+            for key in group:
+                if line and len(indent) + len(", ".join([*line, key])) + 1 > width:
+                    lines.append(", ".join(line))
+                    line = []
+                line.append(key)
+            lines.append(", ".join(line))
+        return f"{match['indent']}params: [\n" + ",\n".join(indent + line for line in lines) + "]\n"
+
+    return BLOCK_PARAMS.sub(paragraph, text)
 
 
 def _code_stage():

@@ -91,12 +91,33 @@ def test_a_stage_that_reads_one_top_level_key_declares_that_key_alone():
     from scicon.codedeps import expected_params
 
     evaluate = expected_params("stages/evaluate.py")
-    assert {"target", "gold.path"} <= set(evaluate)  # precision at target, on gold
+    assert {"target", "gold"} <= set(evaluate)  # precision at target, on gold
     assert not {"sim", "claim"} & set(evaluate)
     teacher = expected_params("stages/teacher.py")
-    assert {"labelled_root", "gold.path"} <= set(teacher)
+    assert {"labelled_root", "gold"} <= set(teacher)
     # a threshold experiment does not retrain the teacher
     assert not {"sim", "claim", "target"} & set(teacher)
+
+
+def test_a_block_without_operational_keys_is_declared_whole():
+    from scicon.codedeps import declared_keys
+    from scicon.teacher.params import TeacherParams
+
+    assert declared_keys(TeacherParams, "teacher") == ["teacher"]
+    evolve = declared_keys(EvolveParams, "evolve")  # evolve.workers is operational
+    assert "evolve" not in evolve and "evolve.population_size" in evolve and "evolve.workers" not in evolve
+
+
+def test_params_lists_become_one_paragraph_per_section():
+    from scicon.codedeps import params_as_paragraphs
+
+    items = "".join(f"      - {key}\n" for key in ("evolve.seed", "evolve.goal", "sim", "claim"))
+    block = f"  evolve:\n    params:\n{items}    outs:\n"
+    text = params_as_paragraphs(block)
+    assert text == "  evolve:\n    params: [\n      evolve.seed, evolve.goal,\n      sim, claim]\n    outs:\n"
+    assert yaml.safe_load(text)["evolve"]["params"] == ["evolve.seed", "evolve.goal", "sim", "claim"]
+    long = "    params:\n" + "".join(f"      - backbone.key_{i}\n" for i in range(20))
+    assert max(map(len, params_as_paragraphs(long).splitlines())) <= 100
 
 
 def _stages(evolve_deps: list[str]) -> dict:
