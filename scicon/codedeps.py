@@ -202,20 +202,34 @@ def write_digests(out: Path, root: Path = ROOT) -> list[Path]:
 # ---- params --------------------------------------------------------------------------------------
 
 
-def rerun_keys(model: type[BaseModel], prefix: str) -> list[str]:
+def rerun_keys(model: type[BaseModel], prefix: str, whole_blocks: bool = False) -> list[str]:
     """Dotted params keys of a section model that change results (operational ones left out);
-    a nested block (``backbone.openai``) is listed key by key."""
+    a nested block (``backbone.openai``) is listed key by key, or with ``whole_blocks``, as a
+    stage declares them, by its own key where none of its keys is operational (``ingest``,
+    ``backbone.transformers``): as exact, since a section accepts no key its model lacks."""
     from scicon.params import is_operational, nested_section
 
+    if whole_blocks and prefix and model.model_fields and _all_result_keys(model):
+        return [prefix]
     keys = []
     for name, info in model.model_fields.items():
         key = f"{prefix}.{name}" if prefix else name
         block = nested_section(info)
         if block is not None:
-            keys += rerun_keys(block, key)
+            keys += rerun_keys(block, key, whole_blocks)
         elif not is_operational(info):
             keys.append(key)
     return keys
+
+
+def _all_result_keys(model: type[BaseModel]) -> bool:
+    """Whether every key of a section model, nested blocks included, can change results."""
+    from scicon.params import is_operational, nested_section
+
+    return all(
+        not is_operational(info) and (nested_section(info) is None or _all_result_keys(nested_section(info)))
+        for info in model.model_fields.values()
+    )
 
 
 @dataclass(frozen=True)
@@ -255,35 +269,6 @@ def sections_read(script: Path) -> list[SectionRead]:
     return list(dict.fromkeys(reads))
 
 
-def _all_result_keys(model: type[BaseModel]) -> bool:
-    """Whether every key of a section model, nested blocks included, can change results."""
-    from scicon.params import is_operational, nested_section
-
-    return all(
-        not is_operational(info) and (nested_section(info) is None or _all_result_keys(nested_section(info)))
-        for info in model.model_fields.values()
-    )
-
-
-def declared_keys(model: type[BaseModel], prefix: str) -> list[str]:
-    """``rerun_keys`` as a stage declares them: a block none of whose keys is operational is
-    declared whole (``backbone``, not its ten keys). As exact, since sections forbid keys
-    their model lacks, and a stage's params then read on one screen."""
-    from scicon.params import is_operational, nested_section
-
-    if prefix and model.model_fields and _all_result_keys(model):
-        return [prefix]
-    keys = []
-    for name, info in model.model_fields.items():
-        key = f"{prefix}.{name}" if prefix else name
-        block = nested_section(info)
-        if block is not None:
-            keys += declared_keys(block, key)
-        elif not is_operational(info):
-            keys.append(key)
-    return keys
-
-
 def expected_params(script: str, root: Path = ROOT) -> list[str]:
     keys: list[str] = []
     for read in sections_read(root / script):
@@ -292,7 +277,7 @@ def expected_params(script: str, root: Path = ROOT) -> list[str]:
             continue
         module, name = read.model.split(":")
         model = getattr(importlib.import_module(module), name)
-        keys += declared_keys(model, read.section or "")
+        keys += rerun_keys(model, read.section or "", whole_blocks=True)
     return list(dict.fromkeys(keys))
 
 

@@ -100,11 +100,10 @@ def test_a_stage_that_reads_one_top_level_key_declares_that_key_alone():
 
 
 def test_a_block_without_operational_keys_is_declared_whole():
-    from scicon.codedeps import declared_keys
     from scicon.teacher.params import TeacherParams
 
-    assert declared_keys(TeacherParams, "teacher") == ["teacher"]
-    evolve = declared_keys(EvolveParams, "evolve")  # evolve.workers is operational
+    assert rerun_keys(TeacherParams, "teacher", whole_blocks=True) == ["teacher"]
+    evolve = rerun_keys(EvolveParams, "evolve", whole_blocks=True)  # evolve.workers is operational
     assert "evolve" not in evolve and "evolve.population_size" in evolve and "evolve.workers" not in evolve
 
 
