@@ -7,7 +7,7 @@ import re
 import pytest
 
 from scicon.backbones.base import BackboneError
-from scicon.errors import ParamsError
+from scicon.errors import InputFormatError, ParamsError
 from scicon.evolve.metrics import evolve_metrics, success_by_generation
 from scicon.evolve.params import EvolveParams
 from scicon.evolve.recipes import RECIPES, recipe_name, recipes_table
@@ -125,6 +125,20 @@ def test_success_rate_is_undefined_not_zero_when_every_pair_is_skipped(tmp_path)
     assert metrics["attack_success_rate"] is None
     assert metrics["attack_success_rate_ci_low"] is None and metrics["attack_success_rate_ci_high"] is None
     assert {row["cumulative_success_rate"] for row in success_by_generation(result.traces, 3)} == {None}
+
+
+def test_a_journal_record_torn_mid_character_is_dropped_and_a_broken_one_before_the_end_is_named(tmp_path):
+    run(tmp_path, ScriptedBackend(generate=rewrite, yes=yes))
+    journal = tmp_path / "trace.jsonl"
+    finished = read_journal(journal, "digest-1")
+    whole = journal.read_bytes()
+    # a kill can cut a write inside a multi-byte character: the last record is dropped
+    journal.write_bytes(whole + '{"pair_id": "P9-rc-0-1", "sentence1": "α'.encode()[:-1])
+    assert read_journal(journal, "digest-1") == finished
+    # the same damage anywhere else is not an interrupted write: the run stops, naming it
+    journal.write_bytes(b'{"pair_id": "P9-rc-0-1"}\n' + whole)
+    with pytest.raises(InputFormatError, match=r"trace\.jsonl:1: not a valid PairTrace record"):
+        read_journal(journal, "digest-1")
 
 
 def test_resume_after_interruption_gives_the_uninterrupted_output(tmp_path):

@@ -21,12 +21,12 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 
-from pydantic import ValidationError
 from tqdm import tqdm
 
 from scicon.backbones.base import BackboneError
 from scicon.backbones.cache import CachedBackbone
-from scicon.io import write_jsonl
+from scicon.errors import InputFormatError
+from scicon.io import read_jsonl, write_jsonl
 from scicon.records.base import TargetLabel
 from scicon.records.corpus import Abstract
 from scicon.records.evolve import MutatedPair, PairTrace, SearchStatus
@@ -46,23 +46,21 @@ class EvolveResult:
 
 
 def read_journal(path: Path, config_digest: str) -> dict[tuple[str, str], PairTrace]:
-    """Finished pairs of an earlier run with the same settings; a torn last line is dropped."""
+    """Finished pairs of an earlier run with the same settings. A torn last record (a write cut
+    by a killed process, perhaps mid-character) is dropped; a broken record before it stops
+    the run with the file and line named."""
     done: dict[tuple[str, str], PairTrace] = {}
     if not path.exists():
         return done
-    lines = path.read_text(encoding="utf-8").splitlines()
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            trace = PairTrace.model_validate_json(line)
-        except ValidationError:
-            if number == len(lines):
-                log.warning("%s:%d: incomplete last record (interrupted write) ignored", path, number)
-                continue
+    last_line = path.read_bytes().rstrip(b"\n").count(b"\n") + 1
+    try:
+        for trace in read_jsonl(path, PairTrace):
+            if trace.config_digest == config_digest and trace.status is not SearchStatus.ERROR:
+                done[(trace.pair_id, trace.target_label.value)] = trace
+    except InputFormatError as error:
+        if error.line != last_line:
             raise
-        if trace.config_digest == config_digest and trace.status is not SearchStatus.ERROR:
-            done[(trace.pair_id, trace.target_label.value)] = trace
+        log.warning("%s:%d: incomplete last record (interrupted write) ignored", path, error.line)
     return done
 
 
