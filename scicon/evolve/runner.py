@@ -52,13 +52,12 @@ def read_journal(path: Path, config_digest: str) -> dict[tuple[str, str], PairTr
     done: dict[tuple[str, str], PairTrace] = {}
     if not path.exists():
         return done
-    last_line = path.read_bytes().rstrip(b"\n").count(b"\n") + 1
     try:
         for trace in read_jsonl(path, PairTrace):
             if trace.config_digest == config_digest and trace.status is not SearchStatus.ERROR:
                 done[(trace.pair_id, trace.target_label.value)] = trace
     except InputFormatError as error:
-        if error.line != last_line:
+        if error.line != path.read_bytes().rstrip(b"\n").count(b"\n") + 1:  # not the last line
             raise
         log.warning("%s:%d: incomplete last record (interrupted write) ignored", path, error.line)
     return done
@@ -68,12 +67,14 @@ class _Journal:
     def __init__(self, path: Path):
         path.parent.mkdir(parents=True, exist_ok=True)
         if path.exists():
-            written = path.read_bytes()
-            if written and not written.endswith(b"\n"):
-                # a record torn by a killed process: cut it off (its pair is searched again),
-                # so no broken line stays inside the journal, which is also the stage's trace
-                with open(path, "r+b") as handle:
-                    handle.truncate(written.rfind(b"\n") + 1)
+            with open(path, "r+b") as handle:
+                size = handle.seek(0, os.SEEK_END)
+                handle.seek(max(size - 1, 0))
+                if size and handle.read(1) != b"\n":
+                    # a record torn by a killed process: cut it off (its pair is searched again),
+                    # so no broken line stays inside the journal, which is also the stage's trace
+                    handle.seek(0)
+                    handle.truncate(handle.read().rfind(b"\n") + 1)
         self._handle = open(path, "a", encoding="utf-8")  # noqa: SIM115
 
     def append(self, trace: PairTrace) -> None:
