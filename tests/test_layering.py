@@ -31,6 +31,7 @@ LAYER = {
     "scicon.evaluate": "pipeline",
     "scicon.evolve": "pipeline",
     "scicon.headline": "pipeline",
+    "scicon.judgements": "pipeline",
     "scicon.labelled": "pipeline",
     "scicon.pairing": "pipeline",
     "scicon.plots": "pipeline",

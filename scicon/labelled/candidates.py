@@ -17,7 +17,7 @@ import numpy as np
 from scicon.classifier import CONTRADICTION
 from scicon.errors import InputFormatError, InputNotFoundError
 from scicon.evaluate.benchmarks import BenchmarkPair, Skipped, load_benchmarks
-from scicon.labelled.params import LabelledSpec, labelled_base
+from scicon.labelled.params import LabelledSpec, labelled_base, resolved
 from scicon.records.dataset import Candidate, Example
 from scicon.sampling import seeded_sample
 
@@ -65,7 +65,7 @@ def labelled_candidates(
     label 1 for the class ``positive`` (``section`` names the params section in errors)."""
     candidates: list[Candidate] = []
     counts: dict[str, int] = {}
-    for name, loaded in load_benchmarks(params.labelled, labelled_base(labelled_root)).items():
+    for name, loaded in load_benchmarks(resolved(params.labelled), labelled_base(labelled_root)).items():
         if isinstance(loaded, Skipped):
             raise InputNotFoundError(
                 f"{section}.labelled.{name}: {loaded.reason} (labelled_root: {labelled_root})"

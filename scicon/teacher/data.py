@@ -6,7 +6,8 @@ with its sentence1 (BioNLI's recipe: the evidence stays, the claim flips), optio
 self-pairs, the original entailing pairs and label-preserving controls. ``operators``
 narrows the rule negatives to the operators named. Labelled NLI sets (any loader the
 evaluate stage knows; paths under ``labelled_root``) are added with their cap and weight;
-a benchmark file used here must not also be the split it is evaluated on.
+a benchmark file used here must not also be the split it is evaluated on. ``refine`` sets
+are the second phase's data, split by abstract on their own.
 
 The held-out part is grouped by abstract, and a labelled set's rows by the loader's group
 (the premise, the abstract), so no abstract or premise is on both sides. Weights repeat
@@ -23,6 +24,7 @@ from scicon.dataset.build import BuiltDataset, build_dataset
 from scicon.dataset.params import BuildSource
 from scicon.dataset.sources import SourcePaths, SourceReport, read_sources
 from scicon.labelled.candidates import labelled_candidates, weighted
+from scicon.labelled.params import LabelledSpec
 from scicon.records.dataset import Candidate
 from scicon.teacher.params import TeacherParams
 
@@ -37,6 +39,8 @@ class TeacherData:
     reports: list[SourceReport]
     left_out: dict[str, int]  # rule negatives of operators not taught, by operator
     labelled: dict[str, int]  # rows per labelled file
+    refine: BuiltDataset | None = None  # the second phase's train and dev splits
+    refine_labelled: dict[str, int] | None = None
 
 
 def _rule_contradiction(candidate: Candidate) -> bool:
@@ -62,4 +66,20 @@ def teacher_data(paths: SourcePaths, params: TeacherParams, labelled_root: str |
         [*candidates, *labelled], dev_fraction=params.dev_fraction, test_fraction=0.0, seed=params.seed
     )
     dataset.splits["train"] = weighted(dataset.splits["train"], params, params.seed)
-    return TeacherData(dataset, reports, dict(sorted(left_out.items())), counts)
+    data = TeacherData(dataset, reports, dict(sorted(left_out.items())), counts)
+    if params.refine is not None:
+        sets = RefineSets(params.refine.labelled, params.seed)
+        judged, data.refine_labelled = labelled_candidates(sets, labelled_root, section="teacher.refine")
+        data.refine = build_dataset(
+            judged, dev_fraction=params.refine.dev_fraction, test_fraction=0.0, seed=params.seed
+        )
+        data.refine.splits["train"] = weighted(data.refine.splits["train"], sets, params.seed)
+    return data
+
+
+@dataclass(frozen=True)
+class RefineSets:
+    """The second phase's labelled sets as the labelled readers take them."""
+
+    labelled: dict[str, LabelledSpec]
+    seed: int

@@ -3,21 +3,27 @@
 
 Its figures at ``target`` come from the evaluate stage, which judges every classifier on gold:
 the teacher's training does not depend on ``target``, so a change of ``target`` reruns the
-search and the evaluation, never the training."""
+search and the evaluation, never the training. ``python -m scicon.teacher.gold MODEL`` gives
+every figure, those at ``target`` included, for any classifier folder outside the DAG (a
+teacher trained on a round's judgements, say)."""
 
 from __future__ import annotations
 
+import argparse
+import json
 import logging
 from pathlib import Path
 
 from scicon.evaluate.benchmarks import Skipped, load_benchmarks
 from scicon.evaluate.judge import GOLD, judge_figures
 from scicon.evaluate.params import GoldSpec
+from scicon.params import load_key, load_section
+from scicon.stage import run_stage
 
 log = logging.getLogger(__name__)
 
 
-def gold_figures(model_dir: Path, gold: GoldSpec) -> dict | None:
+def gold_figures(model_dir: Path, gold: GoldSpec, target: float | None = None) -> dict | None:
     """None when no gold path is configured; a skipped entry when the file is absent."""
     from scicon.classifier import ContradictionClassifier
 
@@ -32,7 +38,7 @@ def gold_figures(model_dir: Path, gold: GoldSpec) -> dict | None:
     figures = judge_figures(
         loaded.pairs,
         probabilities,
-        target=None,
+        target=target,
         resamples=gold.bootstrap_resamples,
         confidence=gold.confidence_level,
         seed=gold.seed,
@@ -43,3 +49,24 @@ def gold_figures(model_dir: Path, gold: GoldSpec) -> dict | None:
         figures["within_rule_negatives"]["roc_auc"],
     )
     return {"status": "evaluated", "file": Path(gold.path).name, **figures}
+
+
+def parser() -> argparse.ArgumentParser:
+    command = argparse.ArgumentParser(prog="python -m scicon.teacher.gold", description=__doc__)
+    command.add_argument("model", help="classifier folder (a teacher, a student, an entailment judge)")
+    command.add_argument("--params", default="params.yaml", help="its `gold` section and `target`")
+    command.add_argument("--gold", help="gold JSON Lines (default: gold.path of --params)")
+    command.add_argument("--target", type=float, help="threshold of the figures at target (default: target)")
+    return command
+
+
+def main(args: argparse.Namespace) -> None:
+    gold = load_section(args.params, "gold", GoldSpec)
+    if args.gold:
+        gold = gold.model_copy(update={"path": args.gold})
+    target = args.target if args.target is not None else load_key(args.params, "target")
+    print(json.dumps(gold_figures(Path(args.model), gold, target), indent=2, sort_keys=True))
+
+
+if __name__ == "__main__":
+    run_stage(main, parser())

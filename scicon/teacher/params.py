@@ -13,6 +13,19 @@ from scicon.train.params import FinetuneParams
 _AFTER_EVOLVE = (BuildSource.EVONLI, BuildSource.EVONLI_NON_CONTRADICTION)
 
 
+class TeacherRefine(Section):
+    """A second training phase on in-domain judgements, from the weights the first phase left: the
+    general NLI sets teach what contradiction is, the judgements which edits of *this* evidence
+    contradict it (docs/judgements.md). The teacher is calibrated on the judgements' held-out
+    abstracts, so ``target`` is a probability of what annotators would call a contradiction."""
+
+    labelled: dict[str, LabelledSpec] = Field(min_length=1, description="the in-domain labelled sets")
+    dev_fraction: float = Field(gt=0.0, lt=1.0, description="share of their abstracts held out, by PMID")
+    max_steps: int = Field(gt=0)
+    eval_steps: int = Field(gt=0)
+    learning_rate: float = Field(gt=0.0)
+
+
 class TeacherParams(Section):
     sources: tuple[BuildSource, ...] = Field(description="DAG data to learn from (empty: labelled data only)")
     operators: tuple[str, ...] | None = Field(description="rule operators whose edits teach (null: all)")
@@ -23,6 +36,7 @@ class TeacherParams(Section):
     dev_fraction: float = Field(gt=0.0, lt=1.0, description="share of abstracts held out, grouped by PMID")
     seed: int
     training: FinetuneParams
+    refine: TeacherRefine | None = Field(description="a second phase on in-domain judgements (null: none)")
 
     @model_validator(mode="after")
     def _something_to_learn(self) -> TeacherParams:

@@ -1,7 +1,9 @@
 """Train the teacher, calibrate its probabilities on the held-out abstracts, and say how good it is.
 
 Training is the finetune stage's (LoRA or full fine-tuning of a sequence classifier, from
-the ``teacher.training`` settings). The classifier's P(contradiction) is then mapped to
+the ``teacher.training`` settings). With ``teacher.refine`` a second phase continues from the
+first phase's weights on in-domain judgements, and everything below is measured on the
+judgements' held-out split. The classifier's P(contradiction) is then mapped to
 a calibrated probability fitted on the held-out split (``teacher.calibration``: Platt
 scaling or isotonic regression) and saved as ``calibration.json`` beside the model, which
 every scorer of that folder applies — EvoNLI's ``target`` is a threshold on it.
@@ -98,19 +100,57 @@ def source_figures(
     return figures
 
 
-def train_teacher(data: TeacherData, params: TeacherParams, output_dir: Path) -> TeacherResult:
-    from scicon.train.calibrate import calibrate_classifier
-    from scicon.train.lora import finetune
-
-    train, dev = data.dataset.splits["train"], data.dataset.splits["dev"]
+def _both_classes(dev: Sequence[Example], setting: str) -> None:
     if len({e.label for e in dev}) < 2:
         from scicon.errors import InputFormatError
 
         raise InputFormatError(
-            "teacher data",
-            f"the held-out split ({len(dev)} examples) lacks a class: raise teacher.dev_fraction",
+            "teacher data", f"the held-out split ({len(dev)} examples) lacks a class: raise {setting}"
         )
-    trained = finetune(train, dev, params.training, output_dir)
+
+
+def _train_in_phases(data: TeacherData, params: TeacherParams, output_dir: Path):
+    """The first phase's training on the general data; with ``refine``, a second phase from its
+    weights on the in-domain judgements. Returns the last phase's result, its held-out split and
+    the first phase's result (None without refine)."""
+    import tempfile
+
+    from scicon.train.lora import finetune
+
+    train, dev = data.dataset.splits["train"], data.dataset.splits["dev"]
+    _both_classes(dev, "teacher.dev_fraction")
+    if params.refine is None or data.refine is None:
+        return finetune(train, dev, params.training, output_dir), dev, None
+    refine_dev = data.refine.splits["dev"]
+    _both_classes(refine_dev, "teacher.refine.dev_fraction")
+    output_dir.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=f".{output_dir.name}-general-", dir=output_dir.parent) as staging:
+        general = finetune(train, dev, params.training, Path(staging) / "general")
+        second = params.training.model_copy(
+            update={
+                "base_model": str(Path(staging) / "general"),
+                "max_steps": params.refine.max_steps,
+                "eval_steps": params.refine.eval_steps,
+                "learning_rate": params.refine.learning_rate,
+            }
+        )
+        refined = finetune(data.refine.splits["train"], refine_dev, second, output_dir)
+    steps = general.metrics["steps"]
+    refined.loss_curve = [
+        *general.loss_curve,
+        *({**row, "step": row["step"] + steps} for row in refined.loss_curve),
+    ]
+    refined.dev_curve = [
+        *general.dev_curve,
+        *({**row, "step": row["step"] + steps} for row in refined.dev_curve),
+    ]
+    return refined, refine_dev, general
+
+
+def train_teacher(data: TeacherData, params: TeacherParams, output_dir: Path) -> TeacherResult:
+    from scicon.train.calibrate import calibrate_classifier
+
+    trained, dev, general = _train_in_phases(data, params, output_dir)
     method = params.training.calibration
     calibration, raw, labels = calibrate_classifier(output_dir, dev, method)
 
@@ -120,6 +160,13 @@ def train_teacher(data: TeacherData, params: TeacherParams, output_dir: Path) ->
     metrics = {
         "training": trained.metrics,
         "examples": {split: len(data.dataset.splits[split]) for split in ("train", "dev")},
+        "refine": None
+        if general is None
+        else {
+            "general_training": general.metrics,
+            "labelled": data.refine_labelled,
+            "examples": {split: len(data.refine.splits[split]) for split in ("train", "dev")},
+        },
         "sources": {report.name: report.summary() for report in data.reports},
         "labelled": data.labelled,
         "operators_left_out": data.left_out,
