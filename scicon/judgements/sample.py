@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 import numpy as np
 
@@ -79,19 +79,9 @@ def draw(
                 candidate = rows[index]
                 items.append(
                     RoundItem(
+                        **asdict(candidate),
                         item_id=blinded_id(params.seed, round_name, candidate.candidate_id),
-                        candidate_id=candidate.candidate_id,
                         round=round_name,
-                        pmid=candidate.pmid,
-                        pmid2=candidate.pmid2,
-                        pair_id=candidate.pair_id,
-                        kind=candidate.kind,
-                        source=candidate.source,
-                        generator=candidate.generator,
-                        operator=candidate.operator,
-                        mutation_type=candidate.mutation_type,
-                        sentence1=candidate.sentence1,
-                        sentence2=candidate.sentence2,
                         teacher_probability=probabilities.get(candidate.candidate_id),
                         stratum=stratum,
                         sampling_weight=len(rows) / wanted * float(weights.mean() / weights[index]),
