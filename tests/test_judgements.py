@@ -368,6 +368,22 @@ def test_round_trip_gives_the_labelled_set_in_the_gold_format(corpus, tmp_path):
     assert sorted(p.nli_label for p in pairs) == sorted(j.gold for j in judgements)
 
 
+def test_a_round_without_controls_keeps_every_batch(corpus, tmp_path):
+    corpus["params"].write_text(
+        json.dumps({"target": 0.4, "judgements": {**PARAMS, "controls_per_batch": 0}}), encoding="utf-8"
+    )
+    folder = _sample(corpus)
+    for name in ("annotator-1", "annotator-2", "annotator-3"):
+        _answer(folder, name, right_controls=0)
+    out, report_path = tmp_path / "judgements.jsonl", tmp_path / "report.json"
+    _run("--params", str(corpus["params"]), "read", "--rounds", str(corpus["rounds"]),
+         "--reserved", str(corpus["reserved"]), "--out", str(out), "--report", str(report_path))  # fmt: skip
+    report = json.loads(report_path.read_text())["rounds"]["r1"]
+    assert report["redo"] == []
+    assert report["annotators"]["annotator-1"]["controls_contradiction"]["accuracy"] is None
+    assert len(list(read_jsonl(out, Judgement))) == len(list(read_jsonl(folder / "key.jsonl", RoundItem)))
+
+
 def test_a_new_round_never_repeats_a_judged_pair(corpus):
     first = {i.candidate_id for i in read_jsonl(_sample(corpus, "r1") / "key.jsonl", RoundItem)}
     second = {i.candidate_id for i in read_jsonl(_sample(corpus, "r2") / "key.jsonl", RoundItem)}

@@ -9,9 +9,10 @@ counted as missing, never guessed.
 
 An annotator whose accuracy on the hidden gold controls (contradiction vs not, the judgement
 the labels are for) is below ``min_control_accuracy`` has every answer set aside: the batch
-must be redone. The majority label is the plurality of the accepted reads; a tie never
-makes a contradiction (neutral wins a tie it is in, else entailment), so a label of
-contradiction always has more reads behind it than any other label.
+must be redone; a batch given no controls is kept, unmeasured. The majority label is the
+plurality of the accepted reads; a tie never makes a contradiction (neutral wins a tie it is
+in, else entailment), so a label of contradiction always has more reads behind it than any
+other label.
 """
 
 from __future__ import annotations
@@ -186,7 +187,11 @@ def annotator_figures(answers: RoundAnswers, min_accuracy: float, level: float) 
             "controls_contradiction": _accuracy(binary, len(controls), level),
         }
         accuracy = figure["controls_contradiction"]["accuracy"]
-        figure["accepted"] = bool(reads) and accuracy is not None and accuracy >= min_accuracy
+        hidden = sum(item_id in answers.controls for item_id in given)
+        # a batch without controls cannot be measured, so it is kept; one with controls must pass them
+        figure["accepted"] = bool(reads) and (
+            hidden == 0 or (accuracy is not None and accuracy >= min_accuracy)
+        )
         figures[annotator] = figure
     return figures
 
