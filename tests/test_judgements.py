@@ -561,3 +561,26 @@ def test_a_teacher_refined_on_a_tiny_set_of_judgements(tmp_path):
         [("Mortality was 8% with X and 14% with placebo.", "X did not reduce mortality.")]
     )
     assert 0.0 <= probability <= 1.0
+
+
+def test_answers_that_are_not_utf8_name_file_and_line(corpus, tmp_path):
+    folder = _sample(corpus)
+    first = json.loads((folder / "assignments.json").read_text())["annotator-1"][0]
+    (folder / "annotations" / "annotator-1.tsv").write_bytes(
+        f"{first}\tneutral\t0\n".encode() + b"\xff\tx\t0\n"
+    )
+    with pytest.raises(InputFormatError, match="not UTF-8") as raised:
+        _run(
+            "--params",
+            str(corpus["params"]),
+            "read",
+            "--rounds",
+            str(corpus["rounds"]),
+            "--reserved",
+            str(corpus["reserved"]),
+            "--out",
+            str(tmp_path / "o.jsonl"),
+            "--report",
+            str(tmp_path / "r.json"),
+        )
+    assert "annotator-1.tsv" in str(raised.value) and ":2" in str(raised.value)

@@ -26,7 +26,7 @@ import numpy as np
 
 from scicon.audit.agreement import fleiss_kappa, gwet_ac1, unanimity, wilson_interval
 from scicon.errors import InputFormatError, InputNotFoundError
-from scicon.io import read_jsonl
+from scicon.io import decoded_lines, read_jsonl
 from scicon.judgements.blinded import (
     ANNOTATIONS,
     ASSIGNMENTS_FILE,
@@ -57,9 +57,11 @@ class RoundAnswers:
     files: dict[str, str] = field(default_factory=dict)
 
 
-def _tsv_reads(path: Path, annotator: str) -> list[tuple[int, str, str, str]]:
+def _tsv_reads(path: Path) -> list[tuple[int, str, str, str]]:
     rows = []
-    for number, raw in enumerate(path.read_bytes().decode("utf-8", errors="strict").splitlines(), start=1):
+    with open(path, "rb") as stream:
+        lines = list(decoded_lines(stream, str(path)))
+    for number, raw in enumerate(lines, start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
@@ -132,7 +134,7 @@ def read_round(folder: Path) -> RoundAnswers:
         answers.files[annotator] = str(path)
         given = set(answers.assignments[annotator])
         seen: dict[str, int] = {}
-        rows = _tsv_reads(path, annotator) if path.suffix == ".tsv" else _labelstudio_reads(path)
+        rows = _tsv_reads(path) if path.suffix == ".tsv" else _labelstudio_reads(path)
         for number, item_id, label, garbled in rows:
             if item_id not in given:
                 raise InputFormatError(str(path), f"item {item_id!r} was not given to {annotator}", number)

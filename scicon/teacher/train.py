@@ -119,7 +119,7 @@ def _train_in_phases(data: TeacherData, params: TeacherParams, output_dir: Path)
 
     train, dev = data.dataset.splits["train"], data.dataset.splits["dev"]
     _both_classes(dev, "teacher.dev_fraction")
-    if params.refine is None or data.refine is None:
+    if data.refine is None:
         return finetune(train, dev, params.training, output_dir), dev, None
     refine_dev = data.refine.splits["dev"]
     _both_classes(refine_dev, "teacher.refine.dev_fraction")
@@ -135,15 +135,12 @@ def _train_in_phases(data: TeacherData, params: TeacherParams, output_dir: Path)
             }
         )
         refined = finetune(data.refine.splits["train"], refine_dev, second, output_dir)
-    steps = general.metrics["steps"]
-    refined.loss_curve = [
-        *general.loss_curve,
-        *({**row, "step": row["step"] + steps} for row in refined.loss_curve),
-    ]
-    refined.dev_curve = [
-        *general.dev_curve,
-        *({**row, "step": row["step"] + steps} for row in refined.dev_curve),
-    ]
+
+    def one_axis(first: list[dict], second: list[dict]) -> list[dict]:
+        return [*first, *({**row, "step": row["step"] + general.metrics["steps"]} for row in second)]
+
+    refined.loss_curve = one_axis(general.loss_curve, refined.loss_curve)
+    refined.dev_curve = one_axis(general.dev_curve, refined.dev_curve)
     return refined, refine_dev, general
 
 
