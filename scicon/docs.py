@@ -10,6 +10,7 @@ A page marks a generated table with a pair of HTML comments::
 entry: its name, what it does, whether it calls a backbone, and its settings block with
 the values params.yaml gives them); ``check`` fails when a page is out of date (a test
 runs it). ``recipes`` renders the named recipes of :mod:`scicon.evolve.recipes`;
+``paper-departures`` the settings where the default departs from the paper (profiles/paper.yaml);
 ``stale-stages`` which stages each parameter makes stale, read from dvc.yaml's declarations.
 """
 
@@ -182,6 +183,7 @@ def _render(what: str) -> str:
         "loaders": loaders_table,
         "baselines": baselines_table,
         "stale-stages": stale_stages_table,
+        "paper-departures": _paper_departures,
     }
     if kind not in renderers:
         raise KeyError(f"unknown generated block {what!r}")
@@ -192,6 +194,12 @@ def _recipes() -> str:
     from scicon.evolve.recipes import recipes_table
 
     return recipes_table()
+
+
+def _paper_departures() -> str:
+    from scicon.profiles import departures_table
+
+    return departures_table(read_params_file(ROOT / "params.yaml"))
 
 
 def render_page(text: str) -> str:

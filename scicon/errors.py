@@ -34,3 +34,7 @@ class DownloadError(SciconError, RuntimeError):
 
 class ChecksumMismatchError(DownloadError):
     """Downloaded or local bytes do not match the pinned checksum."""
+
+
+class NoWorkError(SciconError, RuntimeError):
+    """A stage was given work and did none; the message names the cause and the setting to change."""

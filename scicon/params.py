@@ -12,9 +12,10 @@ from __future__ import annotations
 import os
 from typing import Annotated, Any, TypeVar
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic.fields import FieldInfo
+from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
 
 from scicon.errors import ParamsError
 
@@ -85,13 +86,21 @@ class TopLevel(Thresholds):
 SectionT = TypeVar("SectionT", bound=Section)
 
 
+def parse_params_text(text: str) -> Any:
+    """params.yaml's text read as DVC reads it: YAML 1.2, where ``off`` and ``yes`` are strings.
+
+    ``dvc exp run -S evolve.fluency=off`` writes ``fluency: off`` unquoted; a YAML 1.1 reader
+    (PyYAML) would hand the stage ``False`` while DVC records the string."""
+    return YAML(typ="safe", pure=True).load(text)
+
+
 def read_params_file(path: str | os.PathLike = "params.yaml") -> dict:
     try:
         with open(path, encoding="utf-8") as handle:
-            data = yaml.safe_load(handle)
+            data = parse_params_text(handle.read())
     except FileNotFoundError as error:
         raise ParamsError(f"{path}: parameters file not found") from error
-    except yaml.YAMLError as error:
+    except YAMLError as error:
         raise ParamsError(f"{path}: not valid YAML: {error}") from error
     if not isinstance(data, dict):
         raise ParamsError(f"{path}: expected a mapping of sections at the top level")

@@ -8,6 +8,7 @@ resulting sections must validate, before anything runs.
 
     python -m scicon.profiles show paper
     python -m scicon.profiles run paper -S evolve.max_pairs=6      # later -S win
+    python -m scicon.profiles run paper pairs                      # that stage and what it needs
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import shlex
 import subprocess
 import sys
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 import yaml
@@ -31,6 +33,10 @@ PROFILES = Path(__file__).resolve().parent.parent / "profiles"
 
 
 def load_profile(name: str, folder: Path = PROFILES) -> dict[str, object]:
+    return dict(_profile_file(name, folder)["set"])
+
+
+def _profile_file(name: str, folder: Path) -> dict:
     path = folder / f"{name}.yaml"
     if not path.is_file():
         known = ", ".join(sorted(p.stem for p in folder.glob("*.yaml")))
@@ -38,7 +44,81 @@ def load_profile(name: str, folder: Path = PROFILES) -> dict[str, object]:
     data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     if not isinstance(data.get("set"), dict):
         raise ParamsError(f"{path}: expected a 'set' mapping of params keys to values")
-    return dict(data["set"])
+    return data
+
+
+@dataclass(frozen=True)
+class Departure:
+    """A setting where params.yaml's default is not the paper's, and why."""
+
+    key: str
+    default: object
+    paper: object
+    why: str
+    in_profile: bool
+
+
+# The profile that is the paper: everything it sets is a departure of the default, with its reason.
+PAPER_PROFILE = "paper"
+
+
+def departures(params: dict, name: str = PAPER_PROFILE, folder: Path = PROFILES) -> list[Departure]:
+    """The paper profile's settings, each a departure of ``params`` with its reason (``why``),
+    then the departures it leaves alone (``left``). A key set without a reason, a reason for a
+    key not set, or a value the default already has is an error: the profile would not be the
+    paper, or the table would not be the profile."""
+    data = _profile_file(name, folder)
+    origin = f"profile {name}"
+    settings, reasons = data["set"], data.get("why") or {}
+    if set(settings) != set(reasons):
+        unexplained = sorted(set(settings) - set(reasons))
+        stray = sorted(set(reasons) - set(settings))
+        raise ParamsError(f"{origin}: every key it sets needs a reason in 'why' (no reason: {unexplained}; "
+                          f"a reason for a key it does not set: {stray})")  # fmt: skip
+    rows = []
+    for key, value in settings.items():
+        default = _value_at(params, key, origin)
+        if default == value:
+            raise ParamsError(f"{origin}: params.yaml's {key} is already {value!r}: not a departure")
+        rows.append(Departure(key, default, value, reasons[key], in_profile=True))
+    for key, left in (data.get("left") or {}).items():
+        if key in settings or not isinstance(left, dict) or set(left) != {"paper", "why"}:
+            raise ParamsError(
+                f"{origin}: 'left' entry {key!r} needs exactly 'paper' and 'why', for a key not set"
+            )
+        rows.append(
+            Departure(key, _value_at(params, key, origin), left["paper"], left["why"], in_profile=False)
+        )
+    return rows
+
+
+def _value_at(params: dict, key: str, origin: str) -> object:
+    node: object = params
+    for part in key.split("."):
+        if not isinstance(node, dict) or part not in node:
+            raise ParamsError(f"{origin}: params.yaml has no key {key!r}")
+        node = node[part]
+    return node
+
+
+def departures_table(params: dict, folder: Path = PROFILES) -> str:
+    """The Markdown table of the default's departures from the paper (docs/evolve.md shows it)."""
+    lines = [
+        f"| setting | default | paper | `{PAPER_PROFILE}` profile sets it | why the default departs |",
+        "|---|---|---|---|---|",
+    ]
+    for row in departures(params, folder=folder):
+        default = "the section" if isinstance(row.default, dict) else f"`{_inline(row.default)}`"
+        paper = f"`{_inline(row.paper)}`" if row.in_profile else str(row.paper)
+        cells = [f"`{row.key}`", default, paper, "yes" if row.in_profile else "no", row.why]
+        lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |")
+    return "\n".join(lines)
+
+
+def _inline(value: object) -> str:
+    """A value as params.yaml's flow style writes it: null, 0.9, [a, b]."""
+    text = yaml.safe_dump(value, default_flow_style=True, width=1000).strip()
+    return text.removesuffix("...").strip()
 
 
 def apply_overrides(params: dict, overrides: Mapping[str, object], origin: str = "override") -> dict:
@@ -56,13 +136,13 @@ def apply_overrides(params: dict, overrides: Mapping[str, object], origin: str =
 
 
 def parse_assignments(assignments: list[str]) -> dict[str, object]:
-    """``KEY=VALUE`` strings (values in YAML, as ``dvc exp run -S`` reads them)."""
+    """``KEY=VALUE`` strings, each value as ``dvc exp run -S`` reads it (Hydra: ``off`` is a string)."""
     parsed = {}
     for assignment in assignments:
         key, separator, value = assignment.partition("=")
         if not separator:
             raise ParamsError(f"{assignment!r}: expected KEY=VALUE")
-        parsed[key.lstrip("+")] = yaml.safe_load(value)
+        parsed[key.lstrip("+")] = read_back(assignment)
     return parsed
 
 
@@ -138,6 +218,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("command", choices=("show", "run"))
     parser.add_argument("profile")
+    parser.add_argument("targets", nargs="*", help="run these stages and what they depend on (default: all)")
     parser.add_argument("-S", "--set", dest="extra", action="append", default=[], metavar="KEY=VALUE")
     parser.add_argument("-n", "--name", help="experiment name (default: the profile's)")
     args = parser.parse_args(argv)
@@ -151,7 +232,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.command == "show":
         print(shlex.join(arguments))
         return
-    command = [sys.executable, "-m", "dvc", "exp", "run", "-n", args.name or args.profile, *arguments]
+    name = args.name or args.profile
+    command = [sys.executable, "-m", "dvc", "exp", "run", "-n", name, *arguments, *args.targets]
     raise SystemExit(subprocess.run(command).returncode)
 
 

@@ -28,9 +28,8 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
 from scicon.evaluate.roc import paired_auc_test
+from scicon.params import parse_params_text
 
 WORKSPACE = "workspace"
 METRICS = "reports/evaluate.json"
@@ -86,7 +85,7 @@ def load_run(name: str, root: Path, experiments: dict[str, str]) -> Run:
         raise SystemExit(
             f"{name}: no {METRICS} at {revision} (an experiment name, a git revision or {WORKSPACE})"
         )
-    params = yaml.safe_load(read_at(root, revision, "params.yaml") or "{}") or {}
+    params = parse_params_text(read_at(root, revision, "params.yaml") or "{}") or {}
     return Run(name, revision, json.loads(text), list(params.get("build", {}).get("sources", [])), root)
 
 

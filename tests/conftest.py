@@ -50,6 +50,15 @@ def released(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
+def llama_server(tmp_path_factory):
+    """llama.cpp's OpenAI-compatible server with the embedded SmolLM2: (its /v1 URL, the model file)."""
+    from tests.llama_server import llama_cpp_server
+
+    with llama_cpp_server(tmp_path_factory.mktemp("llama-server")) as served:
+        yield served
+
+
+@pytest.fixture(scope="session")
 def demo_abstracts():
     """The fictional demo corpus, read once for every test that fits a model on it."""
     from scicon.corpus.readers import read_corpus

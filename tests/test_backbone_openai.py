@@ -9,21 +9,17 @@ from __future__ import annotations
 import http.server
 import json
 import os
-import socket
-import subprocess
-import sys
 import threading
 import time
 
-import httpx
 import pytest
 
 from scicon.backbones import BackboneError, Sampling
 from scicon.backbones.base import GenerationRequest
 from scicon.backbones.llama_cpp_backend import LlamaCppBackend
 from scicon.backbones.openai_http import OpenAICompatibleBackend
-from scicon.models import resolve_model
-from scicon.prompts import CLASSIFICATION
+from scicon.prompts import CLAIM_DETECTION, CLASSIFICATION, SIMILARITY
+from tests.llama_server import SERVED_NAME
 
 QUESTION = CLASSIFICATION.format(
     sentence1="Velanoxet reduced major bleeding compared with warfarin.",
@@ -31,64 +27,52 @@ QUESTION = CLASSIFICATION.format(
 )
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def llama_server(tmp_path_factory):
-    port = free_port()
-    model = resolve_model("embedded:smollm2-135m-instruct")
-    command = [
-        sys.executable, "-m", "llama_cpp.server", "--model", model, "--host", "127.0.0.1",
-        "--port", str(port), "--n_ctx", "1024", "--logits_all", "true", "--model_alias", "smollm2",
-        "--verbose", "false",
-    ]  # fmt: skip
-    # a file, not a pipe: an unread pipe fills up and blocks the server
-    log_path = tmp_path_factory.mktemp("llama-server") / "server.log"
-    log_file = open(log_path, "wb")  # noqa: SIM115
-    server = subprocess.Popen(command, stdout=log_file, stderr=subprocess.STDOUT)
-    base_url = f"http://127.0.0.1:{port}/v1"
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                if httpx.get(f"{base_url}/models", timeout=2).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if server.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"llama_cpp.server did not start: {log_path.read_text()[-2000:]}")
-            time.sleep(0.5)
-        yield base_url, model
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
-        log_file.close()
+# The three yes/no prompts of the search (E.3.4-E.3.6), on a contradicting and an entailing pair.
+PAIRS = [
+    ("Velanoxet reduced major bleeding compared with warfarin.",
+     "Velanoxet increased major bleeding compared with warfarin."),
+    ("Major bleeding occurred in 4% of velanoxet and 9% of warfarin patients.",
+     "Velanoxet reduced major bleeding compared with warfarin."),
+]  # fmt: skip
+YES_NO_PROMPTS = [
+    prompt
+    for sentence1, sentence2 in PAIRS
+    for prompt in (
+        CLASSIFICATION.format(sentence1=sentence1, sentence2=sentence2),
+        SIMILARITY.format(sentence1=sentence1, sentence2=sentence2),
+        CLAIM_DETECTION.format(sentence=sentence2),
+    )
+]
 
 
 @pytest.mark.slow
-def test_scores_match_the_local_backend_on_the_same_model(llama_server):
+@pytest.mark.parametrize(("api", "chat_template"), [("chat", "auto"), ("completions", "none")])
+def test_scores_over_either_api_match_the_local_backend_on_the_same_model(llama_server, api, chat_template):
+    """The chat API applies the model's template on the server, as the local backend's ``auto``
+    does; the completions API sends the raw prompt, as ``none`` does."""
     base_url, model = llama_server
-    remote = OpenAICompatibleBackend(base_url, "smollm2", max_concurrency=2)
-    local = LlamaCppBackend(model, context_length=1024)
+    remote = OpenAICompatibleBackend(base_url, SERVED_NAME, api=api, max_concurrency=2)
+    local = LlamaCppBackend(model, chat_template=chat_template, context_length=1024)
     try:
-        (over_http,) = remote.yes_no([QUESTION])
-        (in_process,) = local.yes_no([QUESTION])
+        over_http = remote.yes_no(YES_NO_PROMPTS)
+        in_process = local.yes_no(YES_NO_PROMPTS)
     finally:
         remote.close()
         local.close()
-    # top-20 logprobs hold nearly all of the yes/no probability of this model
-    assert over_http.p_yes == pytest.approx(in_process.p_yes, abs=0.02)
-    assert 0.0 < over_http.mass <= in_process.mass + 1e-3
+    differences = [abs(a.p_yes - b.p_yes) for a, b in zip(over_http, in_process, strict=True)]
+    print(f"{api}: largest |P(yes) over HTTP - in process| of {len(differences)}: {max(differences):.4f}")
+    # Where the yes and no tokens hold a third of the probability or more, the server's top-20
+    # logprobs carry them all; where they hold a few per cent (the similarity prompt: 0.06), yes/no
+    # spellings outside the top 20 are missed and P(yes) moves by up to 0.02.
+    for answer, reference, difference in zip(over_http, in_process, differences, strict=True):
+        assert difference <= (0.005 if reference.mass >= 0.3 else 0.03)
+        assert 0.0 < answer.mass <= reference.mass + 1e-3
 
 
 @pytest.mark.slow
 def test_generation_over_http_is_seeded(llama_server):
     base_url, _ = llama_server
-    remote = OpenAICompatibleBackend(base_url, "smollm2", max_concurrency=3)
+    remote = OpenAICompatibleBackend(base_url, SERVED_NAME, max_concurrency=3)
     sampling = Sampling(temperature=0.9, max_tokens=16)
     requests = [GenerationRequest("Name a vitamin.", sampling, seed) for seed in (1, 2, 1)]
     try:

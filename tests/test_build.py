@@ -14,7 +14,7 @@ from scicon.dataset.build import build_dataset, deduplicate, order_swaps
 from scicon.dataset.params import BuildParams, BuildSource
 from scicon.dataset.sources import SourcePaths, read_sources
 from scicon.dataset.taxonomy import mutation_type
-from scicon.errors import InputFormatError, InputNotFoundError, ParamsError
+from scicon.errors import InputNotFoundError, NoWorkError, ParamsError
 from scicon.io import read_jsonl, write_jsonl
 from scicon.params import load_section
 from scicon.records.corpus import Role
@@ -143,9 +143,17 @@ def test_missing_and_empty_sources_are_reported_not_silently_zero(sources, tmp_p
     assert "| rules_self | missing | 0 | - |" in build.card
 
 
-def test_sources_without_contradictions_stop_the_build(sources):
-    with pytest.raises(InputFormatError, match="no contradictions"):
+def test_sources_without_contradictions_stop_the_build_naming_what_to_change(sources):
+    with pytest.raises(NoWorkError, match=r"no contradictions.*original \(ok, \d+ rows\).*lower `target`"):
         assemble_scicon(sources, params(sources=(BuildSource.ORIGINAL, BuildSource.RULE_CONTROLS_SELF)))
+    sources.evolve.write_text("")  # evolve searched and accepted nothing
+    with pytest.raises(NoWorkError, match=r"evonli \(empty, 0 rows\)"):
+        assemble_scicon(sources, params(sources=(BuildSource.EVONLI, BuildSource.ORIGINAL)))
+
+
+def test_sources_without_non_contradictions_stop_the_build(sources):
+    with pytest.raises(NoWorkError, match="no non-contradictions.*add original"):
+        assemble_scicon(sources, params(sources=(BuildSource.EVONLI,)))
 
 
 def test_provenance_labels_and_taxonomy(sources):

@@ -295,3 +295,17 @@ def test_the_teacher_flag_chooses_the_goal_that_reads_a_classifier_folder():
     assert params.goal == "classifier"
     goal = validated_settings(params)[("goal", "classifier")]
     assert goal.model == "models/student" and goal.contradiction_label == "contradiction"
+
+
+def test_evolve_with_no_pair_of_its_kinds_stops_naming_what_the_file_holds_and_what_to_set(tmp_path):
+    from scicon.errors import NoWorkError
+    from scicon.evolve.pipeline import run_evolve
+
+    conclusion_pairs = [pair.model_copy(update={"kind": PairKind.CONCLUSION_CONCLUSION}) for pair in PAIRS]
+    params = evolve_params(pair_kinds=["result_conclusion"])
+    journal = tmp_path / "trace.jsonl"
+    with pytest.raises(NoWorkError, match=r"pair_kinds \[result_conclusion\].*conclusion_conclusion 6"):
+        run_evolve(conclusion_pairs, [], params, THRESHOLDS, None, journal=journal)
+    with pytest.raises(NoWorkError, match="holds no pair"):
+        run_evolve([], [], params, THRESHOLDS, None, journal=journal)
+    assert not journal.exists()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scicon.errors import ParamsError
+from scicon.errors import NoWorkError, ParamsError
 from scicon.pairing import build_pairs, make_cheap_selector
 from scicon.pairing.params import PairsParams
 from scicon.records.corpus import Role
@@ -62,11 +62,14 @@ def test_conclusion_pairs_prefer_adjacent_sentences_and_respect_the_cap():
 def test_abstracts_without_conclusions_or_results_are_reported():
     no_conclusion = abstract("P2", ("RESULTS", "Pain fell by half with honey syrup."))
     no_result = abstract("P3", ("CONCLUSIONS", "Honey syrup relieved night-time cough in children."))
-    result = build_pairs([no_conclusion, no_result], params(), make_cheap_selector("tfidf"))
-    assert result.pairs == []
+    result = build_pairs([no_conclusion, no_result, TRIAL], params(), make_cheap_selector("tfidf"))
+    assert {pair.pmid for pair in result.pairs} == {TRIAL.pmid}
     assert result.metrics["skipped"]["no_conclusions"] == 1
     assert result.metrics["skipped"]["no_results_sentence"] == 1
-    assert result.metrics["abstracts_with_pairs"] == 0
+    assert result.metrics["abstracts_with_pairs"] == 1
+    # the same corpus without the trial gives no pair at all: an error naming why, not an empty file
+    with pytest.raises(NoWorkError, match=r"from 2 abstracts \(no_conclusions 1, no_results_sentence 1"):
+        build_pairs([no_conclusion, no_result], params(), make_cheap_selector("tfidf"))
 
 
 def test_result_pair_cap_and_duplicates():

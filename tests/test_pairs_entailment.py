@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from scicon.errors import ParamsError
+from scicon.errors import NoWorkError, ParamsError
 from scicon.pairing import build_pairs, make_cheap_selector, make_selector
 from scicon.pairing.entailment import BELOW_MIN_ENTAILMENT
 from scicon.pairing.params import PairsParams
@@ -82,9 +82,9 @@ def test_the_entailment_selector_keeps_the_result_the_judge_believes_in_one_batc
 def test_a_conclusion_without_results_is_skipped_and_the_judge_is_not_asked():
     judge = FixedScores({})
     no_result = abstract("P3", ("CONCLUSIONS", "Honey syrup relieved night-time cough in children."))
-    result = build_pairs([no_result], params(), make_cheap_selector("entailment", judge))
-    assert result.pairs == [] and judge.calls == []
-    assert result.metrics["skipped"]["no_results_sentence"] == 1
+    with pytest.raises(NoWorkError, match="no_results_sentence 1"):  # and so no pair at all
+        build_pairs([no_result], params(), make_cheap_selector("entailment", judge))
+    assert judge.calls == []
 
 
 def test_pairs_below_min_entailment_are_skipped_with_their_score_and_counted_per_kind():

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from scicon.backbones import CachedBackbone
+from scicon.errors import NoWorkError
 from scicon.pairing import build_pairs, make_selector
 from scicon.pairing.params import PairsParams
 from tests.builders import abstract
@@ -63,8 +66,11 @@ def test_an_answer_that_is_not_a_result_falls_back_or_is_skipped():
 
     strict = params(llm_fallback="none")
     selector, _ = make_selector(strict, CachedBackbone(backend))
-    result = build_pairs([TRIAL], strict, selector)
-    assert result.pairs == [] and result.metrics["skipped"]["no_results_sentence"] == 1
+    # the paper's setting with a model that cannot do E.3.2: no pair, and a stage given work
+    # that did none stops, naming the cause and the settings to change
+    with pytest.raises(NoWorkError, match=r"llm result selector matched no RESULTS sentence to any of 1 .*"
+                       r"pairs.llm_fallback is none: set it to tfidf or overlap"):  # fmt: skip
+        build_pairs([TRIAL], strict, selector)
 
 
 def test_missing_conclusions_are_generated_when_asked():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import yaml
@@ -15,6 +16,8 @@ from scicon.evolve.recipes import PAPER, recipe_name
 from scicon.params import read_params_file, validate_section
 from scicon.profiles import (
     apply_overrides,
+    departures,
+    departures_table,
     load_profile,
     main,
     parse_assignments,
@@ -25,6 +28,8 @@ from scicon.profiles import (
 from tests.dvc_project import GIT_IDENTITY
 from tests.params_defaults import PARAMS_FILE
 
+REPO = Path(__file__).resolve().parent.parent
+
 
 def test_the_paper_profile_sets_every_part_to_the_papers_and_validates():
     overrides = load_profile("paper")
@@ -34,6 +39,61 @@ def test_the_paper_profile_sets_every_part_to_the_papers_and_validates():
     assert recipe_name(evolve) == PAPER.name
     assert params["pairs"]["result_selector"] == "llm" and params["evolve"]["max_pairs"] is None
     assert params["build"]["sources"] == ["evonli", "original"]
+    assert set(params["evolve"]["pair_kinds"]) == {"result_conclusion", "conclusion_conclusion"}
+    assert params["evolve"]["fluency"] == "off" and params["evolve"]["edits"] == ["not_empty"]
+    assert (params["sim"], params["claim"], params["target"]) == (0.5, 0.9, 0.4)  # Table 6
+
+
+def test_the_paper_profile_sets_only_departures_each_with_its_reason_and_the_docs_table_is_it():
+    params = read_params_file(PARAMS_FILE)
+    rows = departures(params)
+    assert {row.key for row in rows if row.in_profile} == set(load_profile("paper"))
+    assert all(row.default != row.paper and row.why for row in rows if row.in_profile)
+    table = departures_table(params)
+    assert table in (REPO / "docs" / "evolve.md").read_text(encoding="utf-8")
+    both = "`[result_conclusion, conclusion_conclusion]`"
+    assert f"| `evolve.pair_kinds` | `[result_conclusion]` | {both} | yes |" in table
+
+
+def planted_profile(tmp_path, change) -> Path:
+    data = yaml.safe_load((REPO / "profiles" / "paper.yaml").read_text(encoding="utf-8"))
+    change(data)
+    tmp_path.mkdir()
+    (tmp_path / "paper.yaml").write_text(yaml.safe_dump(data), encoding="utf-8")
+    return tmp_path
+
+
+def test_a_profile_that_is_not_its_table_is_refused_or_renders_another_table(tmp_path):
+    params = read_params_file(PARAMS_FILE)
+    documented = (REPO / "docs" / "evolve.md").read_text(encoding="utf-8")
+
+    def set_population(data):  # a setting changed in the profile alone: the docs table is stale
+        data["set"]["evolve.population_size"] = 8
+        data["why"]["evolve.population_size"] = "planted"
+
+    assert departures_table(params, planted_profile(tmp_path / "a", set_population)) not in documented
+
+    def drop_reason(data):
+        del data["why"]["claim"]
+
+    with pytest.raises(ParamsError, match=r"no reason: \['claim'\]"):
+        departures(params, folder=planted_profile(tmp_path / "b", drop_reason))
+
+    def set_a_default(data):  # Table 6's sim is already the default: not a departure
+        data["set"]["sim"] = 0.5
+        data["why"]["sim"] = "planted"
+
+    with pytest.raises(ParamsError, match="already 0.5: not a departure"):
+        departures(params, folder=planted_profile(tmp_path / "c", set_a_default))
+
+
+def test_assignments_read_values_as_dvc_does():
+    assert parse_assignments(["evolve.fluency=off", "sim=0.7", "evolve.pair_kinds=[a, b]", "x=null"]) == {
+        "evolve.fluency": "off",
+        "sim": 0.7,
+        "evolve.pair_kinds": ["a", "b"],
+        "x": None,
+    }
 
 
 def test_overrides_change_existing_keys_only():

@@ -12,7 +12,7 @@ from scicon.dataset.card import render_card
 from scicon.dataset.export import write_split
 from scicon.dataset.params import BuildParams, BuildSource
 from scicon.dataset.sources import SourcePaths, SourceReport, read_sources
-from scicon.errors import InputFormatError
+from scicon.errors import NoWorkError
 from scicon.io import atomic_open
 from scicon.labelled.candidates import LABELLED_PREFIX, labelled_candidates, weighted
 from scicon.labelled.params import labelled_base
@@ -44,12 +44,7 @@ def assemble_scicon(
     candidates = [candidate for report in reports for candidate in report.candidates]
     labels = {candidate.label for candidate in candidates}
     if labels != {0, 1}:
-        present = ", ".join(f"{r.name} ({r.status}, {r.rows} rows)" for r in reports)
-        missing = "contradictions" if 1 not in labels else "non-contradictions"
-        raise InputFormatError(
-            "build.sources",
-            f"the listed sources give no {missing}, so no classifier can be trained: {present}",
-        )
+        raise NoWorkError(_one_label_message(reports, labels))
     dataset = build_dataset(
         candidates, dev_fraction=params.dev_fraction, test_fraction=params.test_fraction, seed=params.seed
     )
@@ -69,6 +64,26 @@ def assemble_scicon(
         ", ".join(f"{split} {metrics[split]['examples']}" for split in SPLITS),
     )
     return SciconBuild(dataset=dataset, reports=reports, metrics=metrics, card=card)
+
+
+# What to change when no listed source gives a label, by the label missing.
+_REMEDIES = {
+    1: (
+        "evolve accepted no pair: search more pairs (evolve.max_pairs, evolve.pair_kinds), lower `target`, "
+        "or add rules_cross or labelled to build.sources"
+    ),
+    0: "add original (the entailing pairs) or rule_controls_cross to build.sources",
+}
+
+
+def _one_label_message(reports: list[SourceReport], labels: set[int]) -> str:
+    present = ", ".join(f"{r.name} ({r.status}, {r.rows} rows)" for r in reports)
+    missing = 1 if 1 not in labels else 0
+    name = "contradictions" if missing == 1 else "non-contradictions"
+    return (
+        f"build: the sources in build.sources give no {name}, so no classifier can be trained "
+        f"({present}); {_REMEDIES[missing]}"
+    )
 
 
 def labelled_report(params: BuildParams, labelled_root: str | None) -> SourceReport:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +22,7 @@ from scicon.backbones.cache import CACHE_FILE, CallCache
 from scicon.backbones.params import BackboneParams
 from scicon.candidates import CandidateParams
 from scicon.codedeps import rerun_keys, stage_code_digest
+from scicon.errors import NoWorkError
 from scicon.evolve.assembly import build_searches, validated_settings
 from scicon.evolve.metrics import evolve_metrics, success_by_generation
 from scicon.evolve.params import EvolveParams
@@ -81,6 +83,23 @@ def proportional_quotas(sizes: dict[str, int], total: int) -> dict[str, int]:
     return {name: min(quota, sizes[name]) for name, quota in quotas.items()}
 
 
+def no_pairs_message(pairs: Sequence[Pair], params: EvolveParams) -> str:
+    """Why the search has nothing to search, and what to change."""
+    wanted = ", ".join(kind.value for kind in params.pair_kinds)
+    if not pairs:
+        return (
+            "evolve: the pairs file holds no pair, so nothing was searched; "
+            "reports/pairs.json says what the pairs stage skipped and why"
+        )
+    held = Counter(pair.kind.value for pair in pairs)
+    counts = ", ".join(f"{kind} {count}" for kind, count in sorted(held.items()))
+    return (
+        f"evolve: no pair of evolve.pair_kinds [{wanted}] to search: the pairs file holds {counts}. "
+        "Add a kind it holds to evolve.pair_kinds, or make pairs of the kind "
+        "(pairs.kinds; for result_conclusion pairs.result_selector and pairs.llm_fallback)"
+    )
+
+
 # Keys that decide which pairs are searched, not how one pair's search ends.
 PAIR_SELECTION_KEYS = ("pair_kinds", "max_pairs")
 
@@ -126,6 +145,9 @@ def run_evolve(
     candidates: CandidateParams | None = None,
     load_backbone: BackboneLoader | None = None,
 ) -> EvolveOutput:
+    selected = select_pairs(pairs, params)
+    if not selected:
+        raise NoWorkError(no_pairs_message(pairs, params))
     cache = CallCache(cache_root() / CACHE_FILE)
     context = AssemblyContext(
         thresholds=thresholds,
@@ -146,7 +168,7 @@ def run_evolve(
         started = time.perf_counter()
         by_pmid = {abstract.pmid: abstract for abstract in abstracts}
         result = run_searches(
-            select_pairs(pairs, params),
+            selected,
             searches,
             journal=journal,
             config_digest=results_digest(params, thresholds, context),
@@ -161,6 +183,8 @@ def run_evolve(
         context.close()
         cache.close()
     metrics["recipe"] = recipe
+    searched = Counter(pair.kind.value for pair in selected)
+    metrics["pairs_per_kind"] = {kind.value: searched[kind.value] for kind in params.pair_kinds}
     metrics["resumed_pairs"] = result.resumed
     if context.reports:
         metrics["filters"] = context.reports

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from scicon.errors import NoWorkError
 from scicon.pairing.entailment import BELOW_MIN_ENTAILMENT, judge_pairs
 from scicon.pairing.params import PairsParams
 from scicon.pairing.selectors import EntailmentScorer, ResultSelector, SelectionRequest
@@ -30,6 +31,7 @@ SKIP_REASONS = (
     "no_conclusions",
     "sentence_too_short",
     "no_results_sentence",
+    "result_not_matched",
     "conclusion_pair_cap",
     "result_pair_cap",
     "duplicate_pair",
@@ -96,6 +98,7 @@ def build_pairs(
         judged = judge_pairs(pairs, entailment_scorer, params.min_entailment)
         pairs = judged.pairs
         skipped += judged.skipped
+    _check_every_kind_made(pairs, skipped, params, selector, len(abstracts))
     metrics = _metrics(abstracts, pairs, skipped, selector)
     metrics["entailment"] = judged.metrics if judged is not None else None
     metrics["conclusions_generated"] = len(generated)
@@ -174,7 +177,11 @@ def _result_pairs(
     for request, selection in zip(requests, selector.select(requests), strict=True):
         abstract, conclusion = request.abstract, request.conclusion_index
         if selection is None:
-            skipped.append(Skip(reason="no_results_sentence", where=f"{abstract.pmid} sentence {conclusion}"))
+            # the abstract has RESULTS sentences and the selector chose none (an llm answer
+            # matching none of them, with no fallback), or it has none to choose from
+            has_results = bool(abstract.indices(Role.RESULTS))
+            reason = "result_not_matched" if has_results else "no_results_sentence"
+            skipped.append(Skip(reason=reason, where=f"{abstract.pmid} sentence {conclusion}"))
             continue
         method = selection.method or selector.name
         pairs.append(_pair(abstract, kind, selection.index, conclusion, method, selection.score))
@@ -202,6 +209,43 @@ def _pair(
         index2=second,
         selector=selector,
         selector_score=None if score is None else round(score, 6),
+    )
+
+
+def _check_every_kind_made(
+    pairs: list[Pair], skipped: list[Skip], params: PairsParams, selector: ResultSelector, abstracts: int
+) -> None:
+    """No pair at all, or no pair of a kind because the result selector matched nothing, is an
+    error naming what to change; a kind the corpus has no candidate of is logged."""
+    made = Counter(pair.kind for pair in pairs)
+    reasons = Counter(item.reason for item in skipped)
+    causes = []
+    for kind in params.kinds:
+        if made[kind]:
+            continue
+        unmatched = reasons["result_not_matched"]
+        if kind is PairKind.RESULT_CONCLUSION and unmatched:
+            causes.append(f"no {kind} pair: {_unmatched_results(unmatched, params, selector)}")
+        else:
+            log.warning("pairs: no %s pair from %d abstracts (skipped: %s)", kind, abstracts, dict(reasons))
+    if not pairs and not causes:
+        why = ", ".join(f"{reason} {count}" for reason, count in sorted(reasons.items())) or "nothing skipped"
+        causes.append(
+            f"no pair from {abstracts} abstracts ({why}): the corpus needs abstracts with CONCLUSIONS "
+            f"sentences of at least pairs.min_words ({params.min_words}) words"
+        )
+    if causes:
+        raise NoWorkError("pairs: " + "; ".join(causes))
+
+
+def _unmatched_results(unmatched: int, params: PairsParams, selector: ResultSelector) -> str:
+    if selector.name == "llm":
+        remedy = f"pairs.llm_fallback is {params.llm_fallback}: set it to tfidf or overlap, choose"
+    else:
+        remedy = "choose"
+    return (
+        f"the {selector.name} result selector matched no RESULTS sentence to any of {unmatched} "
+        f"conclusions; {remedy} another pairs.result_selector, or leave result_conclusion out of pairs.kinds"
     )
 
 
