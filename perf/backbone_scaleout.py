@@ -8,7 +8,9 @@ Three commands, each printing its figures (and writing them as JSON with ``--jso
     and then two simulated OpenAI-compatible servers (:mod:`perf.simulated_server`, each
     a separate process with a fixed latency and capacity). Prints achieved requests/s
     ÷ the servers' capacity, the mean number of requests in flight, the client's CPU
-    seconds per 1,000 requests and the two-server speed-up.
+    seconds per 1,000 requests and the two-server speed-up. With ``--real-pairs K``, beside
+    them: the first K pairs against llama.cpp's own OpenAI-compatible server running the
+    embedded SmolLM2 on this machine (the share of the run it was busy).
 
 ``trace``
     Runs the same search with a real model (by default the embedded SmolLM2 in-process
@@ -20,7 +22,7 @@ Three commands, each printing its figures (and writing them as JSON with ``--jso
     attempted and per accepted pair at the paper's settings, and the GPU-hours 100,000
     accepted pairs take at published H100 throughput.
 
-    python -m perf.backbone_scaleout utilisation --corpus /abs/pubmedqa_rct.txt --pairs 200
+    python -m perf.backbone_scaleout utilisation --corpus /abs/pubmedqa_rct.txt --pairs 200 --real-pairs 8
     python -m perf.backbone_scaleout trace --corpus /abs/pubmedqa_rct.txt --pairs 8 --out /tmp/trace
     python -m perf.backbone_scaleout project --out /tmp/trace
 """
@@ -31,7 +33,6 @@ import argparse
 import json
 import math
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -41,6 +42,7 @@ from pathlib import Path
 import httpx
 
 from scicon.backbones import BackboneParams, merged_backbone_params
+from scicon.backbones.llama_cpp_server import free_port, llama_cpp_server
 from scicon.corpus import ingest
 from scicon.corpus.params import IngestParams
 from scicon.evolve import pipeline
@@ -50,6 +52,7 @@ from scicon.io import read_jsonl, write_json
 from scicon.pairing import build_pairs, make_cheap_selector
 from scicon.pairing.params import PairsParams
 from scicon.params import load_section, load_thresholds
+from scicon.profiles import load_profile
 from scicon.records.evolve import PairTrace
 from scicon.records.pairs import Pair
 
@@ -68,11 +71,16 @@ PAPER_SUCCESS_RATE = 0.313
 
 
 def paper_evolve_params(**overrides) -> EvolveParams:
-    """params.yaml's evolve section with every part answered by the backbone, as in the paper."""
+    """params.yaml's evolve section with the paper profile's evolve settings (every part answered
+    by the backbone, both pair kinds), every answer kept, and ``overrides``."""
     values = dict(load_section(PARAMS, "evolve", EvolveParams).model_dump())
-    values.update(recipe=PAPER.name, max_pairs=None, min_mass=0.0)
+    paper = load_profile("paper")
+    values.update({key.removeprefix("evolve."): paper[key] for key in paper if key.startswith("evolve.")})
+    values.update(max_pairs=None, min_mass=0.0)
     values.update(overrides)
-    return EvolveParams.model_validate(values)
+    params = EvolveParams.model_validate(values)
+    assert params.recipe == PAPER.name
+    return params
 
 
 def corpus_pairs(corpus: str, count: int, cache_dir: Path) -> tuple[list[Pair], dict]:
@@ -83,7 +91,8 @@ def corpus_pairs(corpus: str, count: int, cache_dir: Path) -> tuple[list[Pair], 
     pairs = build_pairs(abstracts, pairs_params, make_cheap_selector(pairs_params.result_selector)).pairs
     if len(pairs) < count:
         raise SystemExit(f"{corpus}: only {len(pairs)} pairs, {count} asked for")
-    return pairs[:count], {a.pmid: a for a in abstracts}
+    # a seeded sample of both kinds in proportion, as the evolve stage takes one
+    return pipeline.select_pairs(pairs, paper_evolve_params(max_pairs=count)), {a.pmid: a for a in abstracts}
 
 
 def run_evolve(pairs, abstracts, backbone_params, evolve_params, folder: Path) -> dict:
@@ -100,12 +109,6 @@ def run_evolve(pairs, abstracts, backbone_params, evolve_params, folder: Path) -
 
 
 # ---- utilisation ---------------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class ServerProcess:
@@ -188,7 +191,43 @@ def utilisation(args) -> dict:
     one, two = figures["1_server"], figures["2_server"]
     figures["two_server_speedup"] = round(two["requests_per_second"] / one["requests_per_second"], 2)
     figures["requests_per_generation_of_a_pair"] = per_generation
+    if args.real_pairs:
+        served = real_server_utilisation(pairs[: args.real_pairs], abstracts, args, folder)
+        figures["llama_cpp_server"] = served
     return figures
+
+
+def real_server_utilisation(pairs, abstracts, args, folder: Path) -> dict:
+    """The same search against llama.cpp's own OpenAI-compatible server with the embedded SmolLM2
+    on this machine. It answers one request at a time, so its utilisation is the share of the
+    run it had a request to work on (the client's ``busy_share``); what queues behind that is
+    the mean in flight."""
+    run_folder = folder / "llama-cpp-server"
+    run_folder.mkdir()
+    with llama_cpp_server(
+        args.real_model, log_path=run_folder / "server.log", served_name="served", threads=args.real_threads
+    ) as base_url:
+        backbone_params = merged_backbone_params(
+            load_section(PARAMS, "backbone", BackboneParams),
+            {"backend": "openai", "model": "served", "openai": {"base_url": base_url, "api_key_env": None}},
+        )
+        evolve_params = paper_evolve_params(workers=args.real_workers, max_iterations=args.real_iterations)
+        metrics = run_evolve(pairs, abstracts, backbone_params, evolve_params, run_folder)
+    backbone = metrics["backbone"]
+    (endpoint,) = backbone["endpoints"].values()
+    requests = endpoint["attempts"]
+    return {
+        "model": args.real_model,
+        "pairs": len(pairs),
+        "pairs_at_once": args.real_workers,
+        "requests": requests,
+        "wall_seconds": metrics["wall_seconds"],
+        "requests_per_second": round(requests / metrics["wall_seconds"], 2),
+        "utilisation": endpoint["busy_share"],
+        "mean_in_flight_client": endpoint["mean_in_flight"],
+        "client_cpu_seconds_per_1000_requests": round(1000 * metrics["client_cpu_seconds"] / requests, 2),
+        "failed": endpoint["failed"],
+    }
 
 
 # ---- a real trace and the projection -------------------------------------------------------------
@@ -335,6 +374,14 @@ def main() -> None:
     use.add_argument(
         "--workers", type=int, help="pairs searched at once (default: 4 × slots ÷ rewrites per generation)"
     )
+    use.add_argument(
+        "--real-pairs", type=int, default=0,
+        help="also search this many of the pairs against a real llama.cpp server on this machine",
+    )  # fmt: skip
+    use.add_argument("--real-model", default="embedded:smollm2-135m-instruct", help="the server's model")
+    use.add_argument("--real-threads", type=int, help="the server's CPU threads (default: llama.cpp's)")
+    use.add_argument("--real-workers", type=int, default=2, help="pairs searched at once against it")
+    use.add_argument("--real-iterations", type=int, default=1, help="generations at most against it")
     real = commands.add_parser("trace", help="evolve with a real model, tokens counted")
     real.add_argument("--corpus", required=True)
     real.add_argument("--pairs", type=int, default=8)

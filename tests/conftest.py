@@ -52,10 +52,13 @@ def released(tmp_path_factory):
 @pytest.fixture(scope="session")
 def llama_server(tmp_path_factory):
     """llama.cpp's OpenAI-compatible server with the embedded SmolLM2: (its /v1 URL, the model file)."""
-    from tests.llama_server import llama_cpp_server
+    from scicon.backbones.llama_cpp_server import llama_cpp_server
+    from scicon.models import resolve_model
+    from tests.llama_server import EMBEDDED_MODEL, SERVED_NAME
 
-    with llama_cpp_server(tmp_path_factory.mktemp("llama-server")) as served:
-        yield served
+    log_path = tmp_path_factory.mktemp("llama-server") / "server.log"
+    with llama_cpp_server(EMBEDDED_MODEL, log_path=log_path, served_name=SERVED_NAME) as base_url:
+        yield base_url, resolve_model(EMBEDDED_MODEL)
 
 
 @pytest.fixture(scope="session")

@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import json
 import logging
+import os
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -34,6 +38,7 @@ from tests.evolve_helpers import evolve_params
 from tests.params_defaults import section
 from tests.scripted_backend import ScriptedBackend
 
+REPO = Path(__file__).resolve().parent.parent
 THRESHOLDS = Thresholds(sim=0.5, claim=0.9, target=0.4)
 DRUGS = ["velanoxet", "corbimab", "tavirane", "lumoprazole", "dexafen", "orilatin", "pemvarol", "quinodryl"]
 
@@ -127,6 +132,24 @@ def test_requests_go_to_the_least_busy_endpoint_below_its_limit():
     waiter.join(timeout=5)
     assert got and got[0] is taken[2]
     assert pool.counters()["requests_waited_for_a_slot"] == 1
+
+
+def test_busy_share_is_the_time_an_endpoint_had_any_request_in_flight():
+    clock = Clock()
+    pool = EndpointPool(["a"], limit=4, clock=clock)
+    first = pool.acquire()  # t 100: busy from here
+    clock.now = 101.0
+    second = pool.acquire()  # two in flight for a second
+    clock.now = 102.0
+    pool.release(first, Outcome.ANSWERED)
+    pool.release(second, Outcome.ANSWERED)  # idle from t 102 to 104
+    clock.now = 104.0
+    third = pool.acquire()
+    clock.now = 105.0
+    pool.release(third, Outcome.ANSWERED)
+    endpoint = pool.counters()["endpoints"]["endpoint_1"]
+    assert endpoint["busy_share"] == 0.6  # 3 of 5 seconds
+    assert endpoint["mean_in_flight"] == 0.8  # 4 request-seconds over 5
 
 
 def test_a_failing_endpoint_is_left_alone_for_a_while_and_retries_go_elsewhere():
@@ -369,3 +392,21 @@ def test_the_gpu_hour_projection_reads_the_published_rate_per_request():
     costs = paper_search_costs({"prompt": 100.0, "generated": 30.0}, {"prompt": 150.0, "generated": 1.0})
     assert costs["scores_per_generation"] == 51.4 and costs["generations_per_attempted_pair"] == 3.53
     assert costs["prompt_tokens_per_attempted_pair"] == round(150 + 3.5305 * (20 * 100 + 51.36 * 150))
+
+
+@pytest.mark.slow
+def test_the_utilisation_benchmark_runs_against_simulated_servers_and_a_real_llama_cpp_server(tmp_path):
+    figures_file = tmp_path / "figures.json"
+    command = [
+        sys.executable, "-m", "perf.backbone_scaleout", "utilisation", "--corpus", "data/demo/demo_rct.txt",
+        "--pairs", "4", "--latency", "0.01", "--capacity", "4", "--real-pairs", "2",
+        "--json", str(figures_file),
+    ]  # fmt: skip
+    environment = {**os.environ, "SCICON_CACHE_DIR": str(tmp_path)}
+    subprocess.run(command, cwd=REPO, check=True, capture_output=True, env=environment)
+    figures = json.loads(figures_file.read_text())
+    for servers in ("1_server", "2_server"):
+        assert figures[servers]["requests"] > 0 and 0 < figures[servers]["utilisation"] <= 1
+    served = figures["llama_cpp_server"]
+    assert served["pairs"] == 2 and served["requests"] > 0 and served["failed"] == 0
+    assert 0 < served["utilisation"] <= 1

@@ -38,6 +38,7 @@ class Endpoint:
     backoff_level: int = 0
     unavailable_until: float = 0.0
     in_flight_seconds: float = 0.0  # integral of in_flight over time
+    busy_seconds: float = 0.0  # time with at least one request in flight
 
 
 class EndpointPool:
@@ -68,6 +69,7 @@ class EndpointPool:
         else:
             for endpoint in self.endpoints:
                 endpoint.in_flight_seconds += endpoint.in_flight * (now - self._last_change)
+                endpoint.busy_seconds += (now - self._last_change) if endpoint.in_flight else 0.0
         self._last_change = now
 
     def acquire(self, avoid: str | None = None) -> Endpoint:
@@ -112,7 +114,8 @@ class EndpointPool:
             self._condition.notify_all()
 
     def counters(self) -> dict:
-        """Per endpoint and in total: attempts by outcome, peak and mean requests in flight."""
+        """Per endpoint and in total: attempts by outcome, peak and mean requests in flight, and the
+        share of the time an endpoint had any request in flight."""
         with self._condition:
             # from the first request sent to the last answer: idle time after the run is not use
             elapsed = self._last_change - self._started if self._started is not None else 0.0
@@ -127,6 +130,8 @@ class EndpointPool:
                     **{outcome.value: count for outcome, count in endpoint.outcomes.items()},
                     "peak_in_flight": endpoint.peak_in_flight,
                     "mean_in_flight": mean(endpoint.in_flight_seconds),
+                    # a server that answers one request at a time is busy this share of the run
+                    "busy_share": mean(endpoint.busy_seconds),
                 }
                 for number, endpoint in enumerate(self.endpoints, start=1)
             }
