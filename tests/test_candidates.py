@@ -172,3 +172,40 @@ def test_evolve_rule_transformation_rewrites_with_the_candidates_operators_unles
     assert own.mutator.operators == ("polarity_lexicon",)
     with pytest.raises(ParamsError, match="transformation.rules needs the candidates section"):
         rule_replacement(RuleReplacementSettings(operators=None), replace(context, candidates=None))
+
+
+class CountingLanguageModel:
+    """Log-likelihoods from a table (unlisted texts are fluent), recording every text scored."""
+
+    def __init__(self, garbled: set[str]):
+        self.garbled = garbled
+        self.scored: list[str] = []
+
+    def log_likelihood(self, texts):
+        self.scored += texts
+        return [-100.0 if text in self.garbled else -1.0 for text in texts]
+
+    def metrics(self) -> dict:
+        return {}
+
+
+def test_fluency_scores_candidates_in_order_until_enough_pass_and_never_one_after():
+    params = section("negatives", NegativesParams, filters=["fluent"], control_ratio=0.0, max_per_pair=1,
+                     candidates_per_sentence=5)  # fmt: skip
+    fluency_params = section("candidates", CandidateParams).fluency
+    everything = build_negatives([_pair()], {"T1": TRIAL}, params.model_copy(update={"filters": ()}),
+                                 OPERATORS, progress=False)  # fmt: skip
+    order = [n.hypothesis for n in build_negatives(
+        [_pair()], {"T1": TRIAL}, params.model_copy(update={"filters": (), "max_per_pair": 5}), OPERATORS,
+        progress=False).negatives]  # fmt: skip
+    assert len(order) >= 3 and everything.negatives[0].hypothesis == order[0]
+
+    model = CountingLanguageModel(garbled={order[0]})  # the first candidate reads as machine-made
+    result = build_negatives([_pair()], {"T1": TRIAL}, params, OPERATORS,
+                             fluency=FluencyScorer(model, fluency_params), progress=False)  # fmt: skip
+    assert [n.hypothesis for n in result.negatives] == [order[1]]  # the first fluent one, as before
+    assert [s.detail for s in result.skipped if s.reason == "not_fluent"] == [order[0]]
+    # one round for the first candidate, one for the next: the candidates after it are never scored
+    assert set(model.scored) == {CONCLUSION, order[0], order[1]}
+    assert result.metrics["fluency"]["candidates_scored"] == 2
+    assert result.metrics["fluency"]["candidates_not_needed"] == len(order) - 2

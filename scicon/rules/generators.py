@@ -160,18 +160,25 @@ def build_negatives(
         transformable.update(touched)
         if not touched:
             untouched += 1
-    fluent = _fluent_texts(slots, fluency, progress)
+    scorer = _FirstFluent(fluency, progress)
+    contradictions = scorer.first([(s.sentence, s.contradictions, params.max_per_pair) for s in slots])
+    control_requests = []
+    for slot, (kept, _) in zip(slots, contradictions, strict=True):
+        rng = random.Random(f"{params.seed}:{slot.pair.pair_id}:{slot.source}:controls")
+        wanted = _control_count(params.control_ratio, len(kept), rng) if slot.controls else 0
+        control_requests.append((slot.sentence, slot.controls, wanted))
+    controls_kept = scorer.first(control_requests)
     negatives: list[RuleNegative] = []
     seen: set[tuple[str, str]] = set()
-    for slot in slots:
+    for slot, (kept, not_fluent), (kept_controls, controls_not_fluent) in zip(
+        slots, contradictions, controls_kept, strict=True
+    ):
         where = f"{slot.pair.pair_id} {slot.source}"
-        rng = random.Random(f"{params.seed}:{slot.pair.pair_id}:{slot.source}:controls")
-        kept = _first_fluent(slot.sentence, slot.contradictions, params.max_per_pair, fluent, where, skipped)
+        skipped += [Skip(reason="not_fluent", where=where, detail=edit.text) for edit in not_fluent]
         if slot.contradictions and not kept:
             skipped.append(Skip(reason="no_candidate_passes", where=where, detail=slot.sentence))
-        wanted = _control_count(params.control_ratio, len(kept), rng) if slot.controls else 0
-        kept += _first_fluent(slot.sentence, slot.controls, wanted, fluent, where, skipped)
-        for edit in kept:
+        skipped += [Skip(reason="not_fluent", where=where, detail=edit.text) for edit in controls_not_fluent]
+        for edit in [*kept, *kept_controls]:
             key = (slot.sentence, edit.text)
             if key in seen:
                 skipped.append(Skip(reason="duplicate_negative", where=where, detail=edit.text))
@@ -185,44 +192,64 @@ def build_negatives(
     result.metrics["pairs_of_kinds_not_edited"] = dict(sorted(kinds_left_out.items()))
     if fluency is not None:
         result.metrics["fluency"] = fluency.backbone.metrics()
+        # candidates after the last one kept are never scored (their count: what the rounds save)
+        result.metrics["fluency"]["candidates_scored"] = scorer.scored
+        result.metrics["fluency"]["candidates_not_needed"] = scorer.not_needed
     for reason, count in Counter(s.reason for s in skipped).items():
         log.info("skipped %d: %s", count, reason)
     return result
 
 
-def _fluent_texts(
-    slots: list[_Slot], fluency: FluencyScorer | None, progress: bool
-) -> dict[tuple[str, str], bool] | None:
-    """(sentence, rewrite) → passes the fluency check, for every candidate of every slot."""
-    if fluency is None:
-        return None
-    pairs = list(dict.fromkeys((s.sentence, e.text) for s in slots for e in [*s.contradictions, *s.controls]))
-    fluent: dict[tuple[str, str], bool] = {}
-    chunk = 256  # a progress bar per chunk; each chunk is one batched, cached model call
-    for start in tqdm(range(0, len(pairs), chunk), desc="fluency", unit="batch", disable=not progress):
-        batch = pairs[start : start + chunk]
-        drops = fluency.drops([o for o, _ in batch], [r for _, r in batch])
-        fluent.update({pair: fluency.passes(drop) for pair, drop in zip(batch, drops, strict=True)})
-    return fluent
+class _FirstFluent:
+    """The first ``wanted`` fluent candidates of each request, in order, scoring no candidate after
+    the last one kept.
 
+    Scored in rounds: each round scores, for every request still short, as many of its next
+    candidates as it still needs, all in one batched and cached model call; so a round's
+    candidates are exactly those the in-order check would examine, and those after the last
+    one kept are never scored. Without a scorer every candidate passes."""
 
-def _first_fluent(
-    sentence: str,
-    candidates: list[RuleEdit],
-    wanted: int,
-    fluent: dict[tuple[str, str], bool] | None,
-    where: str,
-    skipped: list[Skip],
-) -> list[RuleEdit]:
-    kept: list[RuleEdit] = []
-    for edit in candidates:
-        if len(kept) == wanted:
-            break
-        if fluent is not None and not fluent[(sentence, edit.text)]:
-            skipped.append(Skip(reason="not_fluent", where=where, detail=edit.text))
-            continue
-        kept.append(edit)
-    return kept
+    CHUNK = 256  # rewrites per model call
+
+    def __init__(self, fluency: FluencyScorer | None, progress: bool):
+        self.fluency = fluency
+        self.progress = progress
+        self.scored = 0
+        self.not_needed = 0
+
+    def first(
+        self, requests: Sequence[tuple[str, Sequence[RuleEdit], int]]
+    ) -> list[tuple[list[RuleEdit], list[RuleEdit]]]:
+        """Per (sentence, candidates, wanted): the kept candidates and those found not fluent."""
+        kept: list[list[RuleEdit]] = [[] for _ in requests]
+        rejected: list[list[RuleEdit]] = [[] for _ in requests]
+        position = [0] * len(requests)
+        while True:
+            batch: list[tuple[int, RuleEdit]] = []
+            for index, (_, candidates, wanted) in enumerate(requests):
+                need = max(wanted - len(kept[index]), 0)
+                batch += [(index, edit) for edit in candidates[position[index] : position[index] + need]]
+                position[index] += need
+            if not batch:
+                sizes = [len(candidates) for _, candidates, _ in requests]
+                self.not_needed += sum(max(size - at, 0) for size, at in zip(sizes, position, strict=True))
+                return list(zip(kept, rejected, strict=True))
+            passes = self._passes([(requests[index][0], edit.text) for index, edit in batch])
+            for (index, edit), fluent in zip(batch, passes, strict=True):
+                (kept if fluent else rejected)[index].append(edit)
+
+    def _passes(self, pairs: list[tuple[str, str]]) -> list[bool]:
+        if self.fluency is None:
+            return [True] * len(pairs)
+        unique = list(dict.fromkeys(pairs))
+        self.scored += len(unique)
+        fluent: dict[tuple[str, str], bool] = {}
+        starts = range(0, len(unique), self.CHUNK)
+        for start in tqdm(starts, desc="fluency", unit="batch", disable=not self.progress or len(starts) < 2):
+            chunk = unique[start : start + self.CHUNK]
+            drops = self.fluency.drops([o for o, _ in chunk], [r for _, r in chunk])
+            fluent.update({pair: self.fluency.passes(drop) for pair, drop in zip(chunk, drops, strict=True)})
+        return [fluent[pair] for pair in pairs]
 
 
 def _control_count(ratio: float, contradictions: int, rng: random.Random) -> int:
