@@ -108,8 +108,9 @@ def test_lora_finetuning_overfits_a_tiny_fixture_and_round_trips(tiny_model, tmp
 
 
 @pytest.mark.slow
-def test_finetuning_is_seeded(tiny_model, tmp_path):
-    params = tiny_params(tiny_model, max_steps=10, eval_steps=10)
+@pytest.mark.parametrize("batching", ["random", "group_by_length"])
+def test_finetuning_is_seeded(tiny_model, tmp_path, batching):
+    params = tiny_params(tiny_model, max_steps=10, eval_steps=10, batching=batching)
     first = finetune(examples(), examples("dev"), params, tmp_path / "a")
     second = finetune(examples(), examples("dev"), params, tmp_path / "b")
     assert np.allclose([e["loss"] for e in first.loss_curve], [e["loss"] for e in second.loss_curve])

@@ -110,6 +110,11 @@ def test_pairs_below_min_entailment_are_skipped_with_their_score_and_counted_per
         PairKind.RESULT_CONCLUSION.value: {"scored": 2, "kept": 1, "dropped": 1},
     }
     assert result.metrics["pairs"] == 1
+    # a threshold that drops every pair stops the stage, naming it
+    with pytest.raises(NoWorkError, match="pairs.min_entailment 0.95 dropped them: lower it"):
+        build_pairs(
+            [TRIAL], params(min_entailment=0.95), make_cheap_selector("tfidf"), entailment_scorer=judge
+        )
 
 
 def test_a_judge_without_a_threshold_scores_every_pair_and_drops_none():

@@ -230,10 +230,14 @@ def _check_every_kind_made(
             log.warning("pairs: no %s pair from %d abstracts (skipped: %s)", kind, abstracts, dict(reasons))
     if not pairs and not causes:
         why = ", ".join(f"{reason} {count}" for reason, count in sorted(reasons.items())) or "nothing skipped"
-        causes.append(
-            f"no pair from {abstracts} abstracts ({why}): the corpus needs abstracts with CONCLUSIONS "
-            f"sentences of at least pairs.min_words ({params.min_words}) words"
-        )
+        if reasons[BELOW_MIN_ENTAILMENT]:
+            remedy = f"pairs.min_entailment {params.min_entailment} dropped them: lower it or set it to null"
+        else:
+            remedy = (
+                "the corpus needs abstracts with CONCLUSIONS sentences of at least pairs.min_words "
+                f"({params.min_words}) words"
+            )
+        causes.append(f"no pair from {abstracts} abstracts ({why}): {remedy}")
     if causes:
         raise NoWorkError("pairs: " + "; ".join(causes))
 

@@ -224,6 +224,7 @@ def finetune(
             data_seed=params.seed,
             report_to="none",
             dataloader_num_workers=0,
+            train_sampling_strategy=params.batching,
             **choose_precision(params.precision),
         )
         callbacks = []

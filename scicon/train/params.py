@@ -38,4 +38,7 @@ class FinetuneParams(Section):
     calibration: Literal["sigmoid", "isotonic"] = Field(
         description="map P(contradiction) to a probability fitted on the dev split (calibration.json)"
     )
+    batching: Literal["random", "group_by_length"] = Field(
+        description="random batches, or batches of similar length drawn in random order (less padding)"
+    )
     seed: int
