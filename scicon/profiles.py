@@ -27,7 +27,7 @@ from pathlib import Path
 import yaml
 
 from scicon.errors import ParamsError
-from scicon.params import read_params_file, validate_key, validate_section
+from scicon.params import parse_params_text, read_params_file, validate_key, validate_section
 
 PROFILES = Path(__file__).resolve().parent.parent / "profiles"
 
@@ -41,7 +41,8 @@ def _profile_file(name: str, folder: Path) -> dict:
     if not path.is_file():
         known = ", ".join(sorted(p.stem for p in folder.glob("*.yaml")))
         raise ParamsError(f"no profile {name!r} in {folder} (known: {known})")
-    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    # read as params.yaml is (YAML 1.2): an unquoted `off` in a profile stays a string
+    data = parse_params_text(path.read_text(encoding="utf-8")) or {}
     if not isinstance(data.get("set"), dict):
         raise ParamsError(f"{path}: expected a 'set' mapping of params keys to values")
     return data

@@ -96,6 +96,11 @@ def test_assignments_read_values_as_dvc_does():
     }
 
 
+def test_a_profile_is_read_as_params_are_so_an_unquoted_off_stays_a_string(tmp_path):
+    (tmp_path / "mine.yaml").write_text("set:\n  evolve.fluency: off\n", encoding="utf-8")
+    assert load_profile("mine", tmp_path) == {"evolve.fluency": "off"}
+
+
 def test_overrides_change_existing_keys_only():
     params = {"sim": 0.5, "evolve": {"similarity": "embedding", "max_pairs": 6}}
     changed = apply_overrides(
