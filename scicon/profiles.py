@@ -1,6 +1,7 @@
 """Named sets of parameter values applied together: e.g. the paper's method, every part at once.
 
-A profile is a YAML file in ``profiles/`` whose ``set`` maps dotted params keys to values.
+A profile is a YAML file in ``profiles/`` whose ``set`` maps dotted params keys to values
+(``extends: other`` starts from another profile's).
 ``run`` starts a DVC experiment with all of them (``dvc exp run -S key=value ...``), so
 params.yaml stays the one place defaults live and the experiment records what changed;
 ``show`` prints the arguments. Every key must already exist in params.yaml, and the
@@ -33,7 +34,19 @@ PROFILES = Path(__file__).resolve().parent.parent / "profiles"
 
 
 def load_profile(name: str, folder: Path = PROFILES) -> dict[str, object]:
-    return dict(_profile_file(name, folder)["set"])
+    """The profile's settings; with ``extends: OTHER``, OTHER's settings first and its own over them."""
+    chain: list[dict] = []
+    current: str | None = name
+    while current is not None:
+        if any(data["name"] == current for data in chain):
+            raise ParamsError(f"profile {name}: its 'extends' chain comes back to {current!r}")
+        data = _profile_file(current, folder)
+        chain.append({"name": current, "set": data["set"]})
+        current = data.get("extends")
+    settings: dict[str, object] = {}
+    for data in reversed(chain):
+        settings.update(data["set"])
+    return settings
 
 
 def _profile_file(name: str, folder: Path) -> dict:

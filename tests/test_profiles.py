@@ -101,6 +101,18 @@ def test_a_profile_is_read_as_params_are_so_an_unquoted_off_stays_a_string(tmp_p
     assert load_profile("mine", tmp_path) == {"evolve.fluency": "off"}
 
 
+def test_the_gpu_profile_is_the_paper_profile_plus_its_own_settings_and_a_cycle_is_refused(tmp_path):
+    paper, gpu = load_profile("paper"), load_profile("gpu")
+    own = yaml.safe_load((REPO / "profiles" / "gpu.yaml").read_text(encoding="utf-8"))["set"]
+    assert gpu == {**paper, **own} and set(paper) <= set(gpu)
+    assert gpu["backbone.backend"] == "openai" and gpu["finetune.learning_rate"] == 2.0e-5  # Table 7
+    validate(apply_overrides(read_params_file(PARAMS_FILE), gpu))
+    (tmp_path / "a.yaml").write_text("extends: b\nset: {sim: 0.6}\n", encoding="utf-8")
+    (tmp_path / "b.yaml").write_text("extends: a\nset: {sim: 0.7}\n", encoding="utf-8")
+    with pytest.raises(ParamsError, match="'extends' chain comes back to 'a'"):
+        load_profile("a", tmp_path)
+
+
 def test_overrides_change_existing_keys_only():
     params = {"sim": 0.5, "evolve": {"similarity": "embedding", "max_pairs": 6}}
     changed = apply_overrides(
@@ -127,7 +139,7 @@ def test_arguments_read_back_as_the_same_values():
     assert parse_assignments(arguments[1::2]) == overrides
 
 
-@pytest.mark.parametrize("profile", ["paper", "real-abstracts", "self-training"])
+@pytest.mark.parametrize("profile", sorted(path.stem for path in (REPO / "profiles").glob("*.yaml")))
 def test_dvc_reads_every_profile_value_back_unchanged(profile):
     """DVC's -S grammar (Hydra's) keeps quoted text literal: YAML's "\\t" would arrive as backslash-t."""
     overrides = load_profile(profile)
