@@ -42,7 +42,7 @@ from pathlib import Path
 import httpx
 
 from scicon.backbones import BackboneParams, merged_backbone_params
-from scicon.backbones.llama_cpp_server import free_port, llama_cpp_server
+from scicon.backbones.llama_cpp_server import free_port, llama_cpp_server, serving
 from scicon.corpus import ingest
 from scicon.corpus.params import IngestParams
 from scicon.evolve import pipeline
@@ -118,16 +118,8 @@ class ServerProcess:
         command = [sys.executable, "-m", "perf.simulated_server", "--port", str(self.port),
                    "--latency", str(latency), "--capacity", str(capacity)]  # fmt: skip
         self.process = subprocess.Popen(command, cwd=REPO, stdout=subprocess.DEVNULL)
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(f"{self.url}/models", timeout=1).status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                raise SystemExit("the simulated server did not start")
-            time.sleep(0.2)
+        if not serving(self.process, self.url, seconds=30, poll_seconds=0.2):
+            raise SystemExit("the simulated server did not start")
 
     def stats(self) -> dict:
         return httpx.get(f"{self.url}/stats", timeout=10).json()

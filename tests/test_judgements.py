@@ -203,6 +203,11 @@ def _run(*argv: str) -> None:
     judgements_main(judgements_parser().parse_args(list(argv)))
 
 
+def _read(corpus: dict[str, Path], out: Path, report: Path) -> None:
+    _run("--params", str(corpus["params"]), "read", "--rounds", str(corpus["rounds"]),
+         "--reserved", str(corpus["reserved"]), "--out", str(out), "--report", str(report))  # fmt: skip
+
+
 def _sample(corpus: dict[str, Path], name: str = "r1") -> Path:
     _run(
         "--params",
@@ -339,19 +344,7 @@ def test_round_trip_gives_the_labelled_set_in_the_gold_format(corpus, tmp_path):
         _answer(folder, name, right_controls=3, label_for=contradicts)
     _answer(folder, "annotator-3", right_controls=1)  # 1 of 3 controls: batch set aside
     out, report_path = tmp_path / "judgements.jsonl", tmp_path / "report.json"
-    _run(
-        "--params",
-        str(corpus["params"]),
-        "read",
-        "--rounds",
-        str(corpus["rounds"]),
-        "--reserved",
-        str(corpus["reserved"]),
-        "--out",
-        str(out),
-        "--report",
-        str(report_path),
-    )
+    _read(corpus, out, report_path)
     report = json.loads(report_path.read_text())["rounds"]["r1"]
     assert report["redo"] == ["annotator-3"]
     assert report["annotators"]["annotator-1"]["controls_contradiction"]["accuracy"] == 1.0
@@ -376,8 +369,7 @@ def test_a_round_without_controls_keeps_every_batch(corpus, tmp_path):
     for name in ("annotator-1", "annotator-2", "annotator-3"):
         _answer(folder, name, right_controls=0)
     out, report_path = tmp_path / "judgements.jsonl", tmp_path / "report.json"
-    _run("--params", str(corpus["params"]), "read", "--rounds", str(corpus["rounds"]),
-         "--reserved", str(corpus["reserved"]), "--out", str(out), "--report", str(report_path))  # fmt: skip
+    _read(corpus, out, report_path)
     report = json.loads(report_path.read_text())["rounds"]["r1"]
     assert report["redo"] == []
     assert report["annotators"]["annotator-1"]["controls_contradiction"]["accuracy"] is None
@@ -412,19 +404,7 @@ def test_bad_answers_name_file_and_line(corpus, tmp_path, line, message):
     path = folder / "annotations" / "annotator-1.tsv"
     path.write_text(f"# answers\n{line.format(id=first)}\n", encoding="utf-8")
     with pytest.raises(InputFormatError, match=message) as raised:
-        _run(
-            "--params",
-            str(corpus["params"]),
-            "read",
-            "--rounds",
-            str(corpus["rounds"]),
-            "--reserved",
-            str(corpus["reserved"]),
-            "--out",
-            str(tmp_path / "o.jsonl"),
-            "--report",
-            str(tmp_path / "r.json"),
-        )
+        _read(corpus, tmp_path / "o.jsonl", tmp_path / "r.json")
     assert "annotator-1.tsv" in str(raised.value) and ":2" in str(raised.value)
 
 
@@ -570,17 +550,5 @@ def test_answers_that_are_not_utf8_name_file_and_line(corpus, tmp_path):
         f"{first}\tneutral\t0\n".encode() + b"\xff\tx\t0\n"
     )
     with pytest.raises(InputFormatError, match="not UTF-8") as raised:
-        _run(
-            "--params",
-            str(corpus["params"]),
-            "read",
-            "--rounds",
-            str(corpus["rounds"]),
-            "--reserved",
-            str(corpus["reserved"]),
-            "--out",
-            str(tmp_path / "o.jsonl"),
-            "--report",
-            str(tmp_path / "r.json"),
-        )
+        _read(corpus, tmp_path / "o.jsonl", tmp_path / "r.json")
     assert "annotator-1.tsv" in str(raised.value) and ":2" in str(raised.value)

@@ -61,14 +61,21 @@ def llama_cpp_server(
 
 
 def _wait_until_serving(server: subprocess.Popen, base_url: str, log_path: Path) -> None:
-    deadline = time.monotonic() + STARTUP_SECONDS
+    if not serving(server, base_url, STARTUP_SECONDS, poll_seconds=0.5):
+        tail = log_path.read_text(encoding="utf-8", errors="replace")[-2000:]
+        raise BackboneError(f"llama_cpp.server did not start (its log, {log_path}): {tail}")
+
+
+def serving(process: subprocess.Popen, base_url: str, seconds: float, poll_seconds: float) -> bool:
+    """Whether the OpenAI-compatible server ``process`` answers ``/models`` within ``seconds``
+    (False as soon as the process has exited)."""
+    deadline = time.monotonic() + seconds
     while True:
         try:
             if httpx.get(f"{base_url}/models", timeout=2).status_code == 200:
-                return
+                return True
         except httpx.TransportError:
             pass
-        if server.poll() is not None or time.monotonic() > deadline:
-            tail = log_path.read_text(encoding="utf-8", errors="replace")[-2000:]
-            raise BackboneError(f"llama_cpp.server did not start (its log, {log_path}): {tail}")
-        time.sleep(0.5)
+        if process.poll() is not None or time.monotonic() > deadline:
+            return False
+        time.sleep(poll_seconds)
