@@ -4,7 +4,8 @@ Trains the same classifier for the same number of steps on the same pairs once p
 strategy (``random``: the default; ``group_by_length``: batches of similar length, less
 padding) and prints, for each, the seconds, the real (non-padding) and padded tokens the
 batches held and the tokens per second, with the ratio against ``random`` measured in the
-same run. The settings are a params.yaml training block (``teacher.training`` by default).
+same run. The settings are a params.yaml training block (``teacher.training`` by default). The
+token counts are of batches drawn the way the trainer's sampler draws them: an estimate.
 
     python -m perf.training_throughput --pairs data/labelled/scicon-judgements/judgements.jsonl --steps 60
 """
@@ -61,13 +62,19 @@ def padded_tokens(lengths: np.ndarray, batches: list[list[int]]) -> int:
     return int(sum(len(batch) * lengths[batch].max() for batch in batches))
 
 
-def batch_tokens(examples: list[Example], params: FinetuneParams, steps: int) -> dict:
-    """The real and padded tokens of the batches the trainer's sampler draws (same seed)."""
+def token_lengths(examples: list[Example], block: dict) -> np.ndarray:
+    """Each pair's tokens as the trainer sees them (the block's tokenizer and ``max_length``)."""
+    encoded = encode(examples, load_tokenizer(block["base_model"]), block["max_length"])
+    return np.array([len(ids) for ids in encoded["input_ids"]])
+
+
+def batch_tokens(lengths: np.ndarray, params: FinetuneParams, steps: int) -> dict:
+    """The real and padded tokens of ``steps`` batches drawn as the trainer's sampler of
+    ``params.batching`` draws them, seeded with the training seed: an estimate of the trainer's
+    own batches, which its sampler seeds on its own."""
     import torch
     from transformers.trainer_pt_utils import LengthGroupedSampler
 
-    tokenizer = load_tokenizer(params.base_model)
-    lengths = np.array([len(ids) for ids in encode(examples, tokenizer, params.max_length)["input_ids"]])
     size = params.per_device_batch_size * params.gradient_accumulation_steps
     generator = torch.Generator().manual_seed(params.seed)
     if params.batching == "group_by_length":
@@ -79,13 +86,13 @@ def batch_tokens(examples: list[Example], params: FinetuneParams, steps: int) ->
     return {"real_tokens": int(lengths[order].sum()), "padded_tokens": padded_tokens(lengths, batches)}
 
 
-def measure(examples: list[Example], block: dict, strategy: str, steps: int) -> dict:
+def measure(examples: list[Example], lengths: np.ndarray, block: dict, strategy: str, steps: int) -> dict:
     values = {**block, "batching": strategy, "max_steps": steps, "early_stopping_patience": None}
     params = validate_section(FinetuneParams, values, "training.")
     with tempfile.TemporaryDirectory(prefix="scicon-throughput-") as folder:
         result = finetune(examples, [], params, Path(folder))
     seconds = result.metrics["train_seconds"]
-    tokens = batch_tokens(examples, params, result.metrics["steps"])
+    tokens = batch_tokens(lengths, params, result.metrics["steps"])
     return {
         "steps": result.metrics["steps"],
         "train_seconds": seconds,
@@ -107,9 +114,10 @@ def main() -> None:
     args = parser.parse_args()
     examples = read_pairs(Path(args.pairs))[: args.max_examples]
     block = training_block(args.section)
+    lengths = token_lengths(examples, block)
     figures: dict = {"pairs": len(examples), "section": args.section, "base_model": block["base_model"]}
     for strategy in STRATEGIES:
-        figures[strategy] = measure(examples, block, strategy, args.steps)
+        figures[strategy] = measure(examples, lengths, block, strategy, args.steps)
         print(strategy, figures[strategy], flush=True)
     base, grouped = figures["random"], figures["group_by_length"]
     figures["speed_up_real_tokens_per_second"] = round(
