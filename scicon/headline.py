@@ -38,6 +38,13 @@ def _pick(report: Report, names: Mapping[str, str]) -> dict:
 PICKED: dict[str, dict[str, str]] = {
     "ingest": {"abstracts": "abstracts", "sentences": "sentences"},
     "pairs": {"pairs": "pairs", "result_conclusion_pairs": "pairs_per_kind.result_conclusion"},
+    "find": {
+        "claims": "claims",
+        "pairs": "pairs",
+        "comparable": "comparable",
+        "flagged": "flagged",
+        "stance_groups": "stance_groups",
+    },
     "negatives": {
         "contradictions": "contradictions",
         "controls": "controls",

@@ -108,11 +108,14 @@ def read_params_file(path: str | os.PathLike = "params.yaml") -> dict:
 
 
 def load_section(path: str | os.PathLike, name: str, model: type[SectionT]) -> SectionT:
-    """Validate section ``name`` of the params file against ``model``."""
-    data = read_params_file(path)
-    if name not in data:
-        raise ParamsError(f"{path}: section '{name}' is missing")
-    return validate_section(model, data[name], f"{name}.", origin=path)
+    """Validate section ``name`` of the params file against ``model``; a dotted name
+    (``evolve.settings.similarity.embedding.topic_model``) is a block inside a section."""
+    value: object = read_params_file(path)
+    for key in name.split("."):
+        if not isinstance(value, dict) or key not in value:
+            raise ParamsError(f"{path}: section '{name}' is missing")
+        value = value[key]
+    return validate_section(model, value, f"{name}.", origin=path)
 
 
 def load_thresholds(path: str | os.PathLike = "params.yaml") -> Thresholds:

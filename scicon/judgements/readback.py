@@ -57,7 +57,7 @@ class RoundAnswers:
     files: dict[str, str] = field(default_factory=dict)
 
 
-def _tsv_reads(path: Path) -> list[tuple[int, str, str, str]]:
+def tsv_reads(path: Path) -> list[tuple[int, str, str, str]]:
     rows = []
     with open(path, "rb") as stream:
         lines = list(decoded_lines(stream, str(path)))
@@ -134,7 +134,7 @@ def read_round(folder: Path) -> RoundAnswers:
         answers.files[annotator] = str(path)
         given = set(answers.assignments[annotator])
         seen: dict[str, int] = {}
-        rows = _tsv_reads(path) if path.suffix == ".tsv" else _labelstudio_reads(path)
+        rows = tsv_reads(path) if path.suffix == ".tsv" else _labelstudio_reads(path)
         for number, item_id, label, garbled in rows:
             if item_id not in given:
                 raise InputFormatError(str(path), f"item {item_id!r} was not given to {annotator}", number)

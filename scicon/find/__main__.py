@@ -1,0 +1,113 @@
+"""`python -m scicon.find {run,review-export,review-read,page}`: the finder outside the DAG.
+
+``run`` finds contradicting claims in any corpus: structured abstracts (the ingest format,
+or a PubMed RCT text file read as the ingest stage reads it) or a claims file (see
+:mod:`scicon.find.claims`, which then needs abstracts to calibrate the same-topic model on).
+``review-export`` and ``review-read`` are the blind review of :mod:`scicon.find.review`;
+``page`` re-renders the page with the reviewed labels.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from scicon.errors import ParamsError
+from scicon.find.claims import read_claims_file
+from scicon.find.params import FindParams
+from scicon.find.pipeline import read_outputs, run_find, write_outputs, write_page
+from scicon.find.review import export_review, read_review, read_reviewed
+from scicon.fitted.topic_model import TopicModelSettings
+from scicon.io import read_jsonl, write_json
+from scicon.judgements.pool import read_reserved
+from scicon.params import load_section
+from scicon.records.corpus import Abstract
+from scicon.stage import run_stage
+
+
+def parser() -> argparse.ArgumentParser:
+    command = argparse.ArgumentParser(prog="python -m scicon.find", description=__doc__)
+    command.add_argument("--params", default="params.yaml", help="parameters file (its `find` section)")
+    steps = command.add_subparsers(dest="step", required=True)
+    run = steps.add_parser("run", help="find contradicting claims in a corpus")
+    run.add_argument("--abstracts", required=True, help="JSONL of abstracts as the ingest stage writes them")
+    run.add_argument(
+        "--claims", help="claims file (JSONL or TSV: id, text, group, pmid) instead of the abstracts' claims"
+    )
+    run.add_argument("--classifier", help="classifier folder (default: find.classifier)")
+    run.add_argument("--out", required=True, help="output folder: contradictions.jsonl, stance_groups.jsonl")
+    run.add_argument("--page", required=True, help="output HTML page")
+    run.add_argument("--report", required=True, help="output JSON of every figure")
+    export = steps.add_parser(
+        "review-export", help="blind batches of the best-ranked and below-threshold pairs"
+    )
+    export.add_argument("--out", required=True, help="the folder `run` wrote")
+    export.add_argument("--folder", required=True, help="new review folder")
+    export.add_argument("--top", type=int, default=50, help="best-ranked pairs to read")
+    export.add_argument("--below", type=int, default=50, help="comparable pairs below the threshold, sampled")
+    export.add_argument("--annotators", type=int, default=1)
+    export.add_argument(
+        "--gold", type=Path, help="gold pairs (JSONL: id, sentence1, sentence2, gold) to hide as controls"
+    )
+    export.add_argument("--controls-per-batch", type=int, default=0)
+    export.add_argument("--seed", type=int, default=0)
+    export.add_argument("--reserved", type=Path, help="PMIDs never to send to annotators, one a line")
+    read = steps.add_parser("review-read", help="precision at k from the answers of a review folder")
+    read.add_argument("--folder", required=True)
+    read.add_argument("--report", required=True, help="output JSON of the review's figures")
+    page = steps.add_parser("page", help="render the page again, with reviewed labels")
+    page.add_argument("--out", required=True, help="the folder `run` wrote")
+    page.add_argument("--report", required=True, help="the report `run` wrote")
+    page.add_argument("--reviewed", type=Path, help="reviewed.jsonl of a review folder")
+    page.add_argument("--page", required=True)
+    return command
+
+
+def main(args: argparse.Namespace) -> None:
+    params = load_section(args.params, "find", FindParams)
+    if args.step == "run":
+        if args.classifier:
+            params = params.model_copy(update={"classifier": args.classifier})
+        topic = load_section(
+            args.params, "evolve.settings.similarity.embedding.topic_model", TopicModelSettings
+        )
+        abstracts = list(read_jsonl(args.abstracts, Abstract))
+        claims = read_claims_file(args.claims) if args.claims else None
+        result = run_find(params, topic, abstracts, claims, origin=args.claims or args.abstracts)
+        write_outputs(result, params, Path(args.out), Path(args.page))
+        write_json(args.report, result.report)
+    elif args.step == "review-export":
+        if args.annotators < 1:
+            raise ParamsError("--annotators: at least 1")
+        pairs, _ = read_outputs(Path(args.out))
+        manifest = export_review(
+            pairs,
+            Path(args.folder),
+            top=args.top,
+            below=args.below,
+            annotators=args.annotators,
+            seed=args.seed,
+            threshold=params.threshold,
+            gold=args.gold,
+            controls_per_batch=args.controls_per_batch,
+            reserved=read_reserved(args.reserved) if args.reserved else frozenset(),
+        )
+        print(json.dumps(manifest, indent=2))
+    elif args.step == "review-read":
+        figures = read_review(Path(args.folder))
+        write_json(args.report, figures)
+        print(
+            json.dumps(
+                {k: figures[k] for k in ("precision_at", "not_comparable", "controls", "missing")}, indent=2
+            )
+        )
+    else:
+        pairs, groups = read_outputs(Path(args.out))
+        report = json.loads(Path(args.report).read_text(encoding="utf-8"))
+        reviews = read_reviewed(args.reviewed) if args.reviewed else None
+        write_page(pairs, groups, report, params, Path(args.page), reviews)
+
+
+if __name__ == "__main__":
+    run_stage(main, parser())

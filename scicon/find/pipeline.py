@@ -1,0 +1,80 @@
+"""A find run end to end: models loaded from the settings, claims found, outputs written."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from pathlib import Path
+
+from scicon.classifier import ContradictionClassifier
+from scicon.find.claims import claims_from_abstracts, require_claims
+from scicon.find.page import render_page
+from scicon.find.params import FindParams
+from scicon.find.run import FindResult, find_contradictions
+from scicon.fitted.base import encode
+from scicon.fitted.topic_model import TopicModelSettings, fit_topic_model
+from scicon.io import atomic_open, read_jsonl, write_jsonl
+from scicon.records.corpus import Abstract
+from scicon.records.find import Claim, FoundPair, StanceGroupRecord
+
+log = logging.getLogger(__name__)
+
+
+def run_find(
+    params: FindParams,
+    topic: TopicModelSettings,
+    calibration_abstracts: Sequence[Abstract],
+    claims: Sequence[Claim] | None = None,
+    origin: str = "the abstracts",
+) -> FindResult:
+    """Find contradicting claims: those of ``claims``, or the ``params.claim_roles`` sentences
+    of the abstracts; the same-topic model is calibrated on ``calibration_abstracts``."""
+
+    def encoder(texts):
+        return encode(topic.encoder, texts, topic.batch_size)
+
+    if claims is None:
+        claims = claims_from_abstracts(calibration_abstracts, params.claim_roles, encoder)
+    require_claims(claims, origin)
+    topic_model = fit_topic_model(calibration_abstracts, topic)
+    classifier = ContradictionClassifier(params.classifier, batch_size=params.batch_size)
+
+    def score(pairs):
+        return classifier.calibrate(
+            classifier.raw_contradiction_probabilities(pairs, progress="find: scoring")
+        )
+
+    result = find_contradictions(claims, params, encoder, topic_model.calibrate, score)
+    result.report["same_topic_model"] = topic_model.quality(params.min_same_topic)
+    return result
+
+
+def write_outputs(
+    result: FindResult, params: FindParams, out: Path, page: Path, reviews: dict[str, dict] | None = None
+) -> None:
+    """``contradictions.jsonl`` and ``stance_groups.jsonl`` into ``out``, and the page."""
+    write_jsonl(out / "contradictions.jsonl", result.pairs)
+    write_jsonl(out / "stance_groups.jsonl", result.groups)
+    write_page(result.pairs, result.groups, result.report, params, page, reviews)
+
+
+def write_page(
+    pairs: Sequence[FoundPair],
+    groups: Sequence[StanceGroupRecord],
+    report: dict,
+    params: FindParams,
+    page: Path,
+    reviews: dict[str, dict] | None = None,
+) -> None:
+    settings = params.model_dump(
+        mode="json", include={"classifier", "threshold", "min_same_topic", "neighbours"}
+    )
+    with atomic_open(page) as handle:
+        handle.write(render_page(pairs, groups, report, settings, params.page_pairs, reviews))
+
+
+def read_outputs(out: Path) -> tuple[list[FoundPair], list[StanceGroupRecord]]:
+    return (
+        list(read_jsonl(out / "contradictions.jsonl", FoundPair)),
+        list(read_jsonl(out / "stance_groups.jsonl", StanceGroupRecord)),
+    )

@@ -1,0 +1,237 @@
+"""The review loop: flagged pairs out to blind readers, their answers back as precision at k.
+
+``export`` writes a review folder: the best-ranked pairs and a seeded random sample of the
+comparable pairs below the threshold (what the finder misses), shuffled together with hidden
+gold controls into one plain-text batch per annotator (item ids that say nothing of where an
+item came from), and a private ``key.jsonl``. The readers follow the gold instructions with
+one added label, ``not comparable`` (the header of every batch says when to use it).
+``read`` checks the answers (``annotations/<annotator>.tsv``: ``item_id<TAB>label<TAB>garbled``;
+a bad line stops with file and line named), and gives precision at k over the ranked pairs,
+the share of contradictions below the threshold, what was not comparable, and each
+annotator's accuracy on the controls; ``reviewed.jsonl`` carries the labels to the page.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+
+from pydantic import Field
+
+from scicon.audit.agreement import wilson_interval
+from scicon.errors import InputFormatError, InputNotFoundError, NoWorkError
+from scicon.io import atomic_open, read_json_objects, read_jsonl, write_json, write_jsonl
+from scicon.judgements.readback import tsv_reads
+from scicon.records.base import Record
+from scicon.records.find import FoundPair
+
+LABELS = ("contradiction", "entailment", "neutral", "not comparable")
+KEY_FILE = "key.jsonl"
+REVIEWED_FILE = "reviewed.jsonl"
+BLINDED = "blinded"
+ANNOTATIONS = "annotations"
+CONFIDENCE_LEVEL = 0.95
+
+ADDENDUM = """# Read ../shared/data/gold/INSTRUCTIONS.md (or the INSTRUCTIONS.md you were given) first.
+# This batch adds one label to those instructions. Many items put side by side two findings of
+# two DIFFERENT studies. Judge them as findings about one question:
+#   contradiction   both studies ask the same question (same intervention or exposure, comparison,
+#                   population and outcome) and B's finding cannot hold if A's does
+#   entailment / neutral   as the instructions say, taking A and B as answers to that question
+#   not comparable  the two are about different questions: a different population, intervention,
+#                   dose, comparison or outcome, so neither can contradict the other
+# Items from one study are labelled exactly as the instructions say.
+# One line per item: item_id<TAB>label<TAB>garbled; label is contradiction, entailment, neutral
+# or not comparable; garbled is 1 or 0."""
+
+
+class ReviewItem(Record):
+    item_id: str
+    source: str = Field(description="top (best-ranked), below (below the threshold, sampled) or control")
+    annotator: str
+    pair_id: str | None = None
+    rank: int | None = None
+    gold: str | None = None
+    sentence_a: str
+    sentence_b: str
+
+
+def _item_id(seed: int, key: str) -> str:
+    return "f-" + hashlib.sha256(f"{seed}:{key}".encode()).hexdigest()[:10]
+
+
+def _gold_controls(path: Path, count: int, rng: random.Random) -> list[dict]:
+    rows = [row for _, row in read_json_objects(path)]
+    for number, row in enumerate(rows, start=1):
+        if not {"id", "sentence1", "sentence2", "gold"} <= set(row):
+            raise InputFormatError(str(path), "a gold row needs id, sentence1, sentence2 and gold", number)
+    contradictions = [row for row in rows if row["gold"] == "contradiction"]
+    others = [row for row in rows if row["gold"] != "contradiction"]
+    wanted = min(len(contradictions), max(1, count // 3)) if count else 0
+    chosen = rng.sample(contradictions, wanted) + rng.sample(others, min(len(others), count - wanted))
+    return chosen
+
+
+def export_review(
+    pairs: Sequence[FoundPair],
+    folder: Path,
+    *,
+    top: int,
+    below: int,
+    annotators: int,
+    seed: int,
+    threshold: float,
+    gold: Path | None = None,
+    controls_per_batch: int = 0,
+    reserved: frozenset[str] = frozenset(),
+) -> dict:
+    """Write the review folder (see the module docstring); returns its manifest. A pair with a
+    claim of a ``reserved`` PMID (abstracts kept back from every annotator) is never sent: the
+    ranks read are those of the other pairs, in order."""
+    if (folder / KEY_FILE).exists():
+        raise InputFormatError(str(folder / KEY_FILE), "a review exists here already: export to a new folder")
+    ranked = sorted(pairs, key=lambda pair: pair.rank)
+    held_back = [pair for pair in ranked if {pair.a.pmid, pair.b.pmid} & reserved]
+    ranked = [pair for pair in ranked if not {pair.a.pmid, pair.b.pmid} & reserved]
+    chosen_top = ranked[:top]
+    rng = random.Random(seed)
+    under = [pair for pair in ranked[top:] if pair.comparable and pair.score < threshold]
+    chosen_below = rng.sample(under, min(below, len(under)))
+    if not chosen_top and not chosen_below:
+        raise NoWorkError("find review: no pair to review")
+    names = [f"annotator-{number}" for number in range(1, annotators + 1)]
+    items: list[ReviewItem] = []
+    for position, (source, pair) in enumerate(
+        [("top", p) for p in chosen_top] + [("below", p) for p in chosen_below]
+    ):
+        a, b = (pair.a.text, pair.b.text) if rng.random() < 0.5 else (pair.b.text, pair.a.text)
+        items.append(
+            ReviewItem(
+                item_id=_item_id(seed, pair.pair_id),
+                source=source,
+                annotator=names[position % annotators],
+                pair_id=pair.pair_id,
+                rank=pair.rank,
+                sentence_a=a,
+                sentence_b=b,
+            )
+        )
+    if gold is not None and controls_per_batch:
+        for name in names:
+            for row in _gold_controls(gold, controls_per_batch, rng):
+                items.append(
+                    ReviewItem(
+                        item_id=_item_id(seed, f"{name}:{row['id']}"),
+                        source="control",
+                        annotator=name,
+                        gold=row["gold"],
+                        sentence_a=row["sentence1"],
+                        sentence_b=row["sentence2"],
+                    )
+                )
+    write_jsonl(folder / KEY_FILE, items)
+    (folder / ANNOTATIONS).mkdir(parents=True, exist_ok=True)
+    for name in names:
+        shown = [item for item in items if item.annotator == name]
+        random.Random(f"{seed}:{name}").shuffle(shown)
+        lines = [ADDENDUM, f"# Batch {name}: {len(shown)} items.", ""]
+        for number, item in enumerate(shown, start=1):
+            lines += [f"[{number}] {item.item_id}", f"A: {item.sentence_a}", f"B: {item.sentence_b}", ""]
+        with atomic_open(folder / BLINDED / f"{name}.txt") as handle:
+            handle.write("\n".join(lines))
+    manifest = {
+        "top": len(chosen_top),
+        "below": len(chosen_below),
+        "below_pool": len(under),
+        "reserved_left_out": len(held_back),
+        "controls": sum(item.source == "control" for item in items),
+        "annotators": annotators,
+        "threshold": threshold,
+        "seed": seed,
+    }
+    write_json(folder / "manifest.json", manifest)
+    return manifest
+
+
+def _precision(labels: list[str]) -> dict:
+    hits = sum(label == "contradiction" for label in labels)
+    interval = wilson_interval(hits, len(labels), CONFIDENCE_LEVEL)
+    return {
+        "contradictions": hits,
+        "read": len(labels),
+        "precision": round(hits / len(labels), 4) if labels else None,
+        "interval": [round(bound, 4) for bound in interval] if interval else None,
+    }
+
+
+def read_review(folder: Path, ks: Sequence[int] = (10, 25, 50)) -> dict:
+    """Check the answers of a review folder, write ``reviewed.jsonl`` and return the figures."""
+    if not (folder / KEY_FILE).is_file():
+        raise InputNotFoundError(
+            f"{folder / KEY_FILE}: not found (is {folder} a folder written by `review export`?)"
+        )
+    items = {item.item_id: item for item in read_jsonl(folder / KEY_FILE, ReviewItem)}
+    answers: dict[str, tuple[str, int]] = {}
+    for path in sorted((folder / ANNOTATIONS).glob("*.tsv")):
+        annotator = path.name.split(".", 1)[0]
+        for number, item_id, label, garbled in tsv_reads(path):
+            item = items.get(item_id)
+            if item is None or item.annotator != annotator:
+                raise InputFormatError(str(path), f"item {item_id!r} was not given to {annotator}", number)
+            if item_id in answers:
+                raise InputFormatError(str(path), f"item {item_id} answered twice", number)
+            if label not in LABELS:
+                raise InputFormatError(
+                    str(path), f"label {label!r} is not one of {', '.join(LABELS)}", number
+                )
+            if garbled not in ("0", "1"):
+                raise InputFormatError(str(path), f"garbled {garbled!r} is not 0 or 1", number)
+            answers[item_id] = (label, int(garbled))
+    missing = [item_id for item_id in items if item_id not in answers]
+    controls: dict[str, list[bool]] = {}
+    for item in items.values():
+        if item.source == "control" and item.item_id in answers:
+            said = answers[item.item_id][0] == "contradiction"
+            controls.setdefault(item.annotator, []).append(said == (item.gold == "contradiction"))
+    ranked = sorted(
+        (item for item in items.values() if item.source == "top" and item.item_id in answers),
+        key=lambda i: i.rank,
+    )
+    below = [item for item in items.values() if item.source == "below" and item.item_id in answers]
+    labels_of = lambda chosen: [answers[item.item_id][0] for item in chosen]  # noqa: E731
+    reviewed = [
+        {
+            "pair_id": item.pair_id,
+            "rank": item.rank,
+            "source": item.source,
+            "label": answers[item.item_id][0],
+            "garbled": answers[item.item_id][1],
+            "readers": 1,
+        }
+        for item in sorted(items.values(), key=lambda i: (i.source, i.rank or 0))
+        if item.source != "control" and item.item_id in answers
+    ]
+    with atomic_open(folder / REVIEWED_FILE) as handle:
+        for row in reviewed:
+            handle.write(json.dumps(row, sort_keys=True) + "\n")
+    return {
+        "precision_at": {str(k): _precision(labels_of(ranked[:k])) for k in ks if k <= len(ranked)},
+        "top": {"labels": dict(Counter(labels_of(ranked))), **_precision(labels_of(ranked))},
+        "below_threshold": {"labels": dict(Counter(labels_of(below))), **_precision(labels_of(below))},
+        "not_comparable": sum(1 for row in reviewed if row["label"] == "not comparable"),
+        "garbled": sum(row["garbled"] for row in reviewed),
+        "controls": {
+            name: {"correct": sum(hits), "read": len(hits), "accuracy": round(sum(hits) / len(hits), 4)}
+            for name, hits in sorted(controls.items())
+        },
+        "missing": len(missing),
+    }
+
+
+def read_reviewed(path: Path) -> dict[str, dict]:
+    """The labels of ``reviewed.jsonl`` by pair id, for the page."""
+    return {row["pair_id"]: row for _, row in read_json_objects(path)}

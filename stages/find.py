@@ -1,0 +1,42 @@
+"""Stage `find`: contradicting findings across the ingested abstracts, ranked, on one page.
+
+Reads the abstracts and the classifier of `find.classifier`; writes the ranked claim pairs
+and the stance groups (`data/find`), `metrics/find.json` (headline), `reports/find.json`
+(every figure) and the self-contained page `reports/find.html` (docs/find.md).
+"""
+
+from pathlib import Path
+
+from scicon.find.params import FindParams
+from scicon.find.pipeline import run_find, write_outputs
+from scicon.fitted.topic_model import TopicModelSettings
+from scicon.headline import write_report_and_headline
+from scicon.io import read_jsonl
+from scicon.params import load_section
+from scicon.records.corpus import Abstract
+from scicon.stage import add_metrics_arguments, run_stage, stage_parser
+
+
+def main(args) -> None:
+    params = load_section(args.params, "find", FindParams)
+    abstracts = list(read_jsonl(args.abstracts, Abstract))
+    # the same-topic model of EvoNLI's similarity filter: one calibration of "same topic" per project
+    topic = load_section(args.params, "evolve.settings.similarity.embedding.topic_model", TopicModelSettings)
+    result = run_find(params, topic, abstracts, origin=args.abstracts)
+    write_outputs(result, params, Path(args.out), Path(args.page))
+    write_report_and_headline("find", result.report, args.figures, args.metrics)
+
+
+def parser():
+    command = stage_parser(__doc__)
+    command.add_argument("--abstracts", required=True, help="input JSONL of abstracts")
+    command.add_argument(
+        "--out", required=True, help="output folder: contradictions.jsonl, stance_groups.jsonl"
+    )
+    command.add_argument("--page", required=True, help="output HTML page")
+    add_metrics_arguments(command)
+    return command
+
+
+if __name__ == "__main__":
+    run_stage(main, parser())

@@ -1,0 +1,298 @@
+"""The finder: comparability, stance groups, candidate search, claims files, a whole run, the
+review loop and the page in a real headless browser."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from scicon.errors import InputFormatError, NoWorkError
+from scicon.find.claims import read_claims_file, require_claims
+from scicon.find.neighbours import candidate_pairs
+from scicon.find.page import render_page
+from scicon.find.params import FindParams
+from scicon.find.pipeline import read_outputs, run_find, write_outputs
+from scicon.find.review import export_review, read_review, read_reviewed
+from scicon.find.run import find_contradictions
+from scicon.find.stance import MIXED, NEITHER, NO, YES, Edge, clusters, stance_groups
+from scicon.find.terms import compare
+from scicon.fitted.topic_model import TopicModelSettings
+from scicon.records.find import Claim
+from tests.params_defaults import component_values, section
+from tests.tiny_models import save_tiny_bert
+
+FIND = Path(__file__).parent / "fixtures" / "find"
+
+
+def test_a_pair_is_not_comparable_where_population_dose_or_follow_up_differ_and_says_which():
+    result = compare(
+        "Drug X 10 mg reduced mortality in children with asthma at 12 weeks.",
+        "Drug X 20 mg did not reduce mortality in adults with asthma at 1 year.",
+        2,
+    )
+    assert result.not_comparable == (
+        "population: children vs adults",
+        "dose: 10 mg vs 20 mg",
+        "follow-up: 84 days vs 365 days",
+    )
+    assert result.shared_terms == ("asthma", "drug", "mortality")
+    # one population within the other, the same dose, 12 weeks against 3 months: comparable
+    same = compare(
+        "Cardiprazine 10 mg improved LVEF in older adults with HFrEF at 12 weeks.",
+        "Cardiprazine 10 mg did not improve LVEF in adults with HFrEF at 3 months.",
+        2,
+    )
+    assert same.comparable and same.shared_terms == ("10 mg", "HFREF", "LVEF", "cardiprazine")
+
+
+def test_shared_terms_leave_out_what_every_trial_report_says():
+    result = compare(
+        "The treatment significantly reduced the risk in patients; larger trials are needed.",
+        "Treatment did not significantly reduce the risk in patients; further research is warranted.",
+        1,
+    )
+    assert result.shared_terms == ()
+    assert result.not_comparable == ("shared terms: 0 (fewer than 1): no common intervention or outcome",)
+
+
+def test_stances_follow_flagged_pairs_from_the_claim_in_most_of_them():
+    # 0-1, 0-2 flagged, 1-3 flagged; 4 joins by an unflagged pair; 5-6-7 a flagged triangle
+    # apart from the rest; 8-9 a second flagged part of cluster Q1 through the unflagged 3-8
+    edges = [
+        Edge(0, 1, True),
+        Edge(0, 2, True),
+        Edge(1, 3, True),
+        Edge(2, 4, False),
+        Edge(5, 6, True),
+        Edge(6, 7, True),
+        Edge(5, 7, True),
+        Edge(3, 8, False),
+        Edge(8, 9, True),
+    ]
+    labels = clusters(11, edges)
+    names, groups = stance_groups(labels, edges)
+    assert sorted(names.values()) == ["Q1", "Q2"] and labels[10] not in names
+    by_name = {group.question: group for group in groups}
+    first = by_name["Q1"]
+    assert first.reference == 0
+    assert first.stances == {0: YES, 1: NO, 2: NO, 3: YES, 4: NEITHER}
+    assert by_name["Q1.2"].stances == {8: YES, 9: NO}
+    assert set(by_name["Q2"].stances.values()) == {MIXED}
+
+
+def test_candidates_are_the_nearest_claims_of_other_studies_and_reproducible():
+    rng = np.random.default_rng(0)
+    vectors = rng.normal(size=(300, 16)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    groups = [f"s{i // 3}" for i in range(300)]  # three claims per study
+    found = candidate_pairs(vectors, groups, k=4, links=16, construction=64, search=64)
+    assert found.pairs == candidate_pairs(vectors, groups, k=4, links=16, construction=64, search=64).pairs
+    assert all(groups[i] != groups[j] and i < j for i, j, _ in found.pairs)
+    # against exhaustive search: each claim's 4 nearest of other studies are among the pairs
+    cosines = vectors @ vectors.T
+    pairs = {(i, j) for i, j, _ in found.pairs}
+    missed = 0
+    for i in range(300):
+        others = [j for j in np.argsort(-cosines[i]) if groups[j] != groups[i]][:4]
+        missed += sum((min(i, j), max(i, j)) not in pairs for j in others)
+    assert missed / 1200 < 0.02
+    assert candidate_pairs(vectors[:1], groups[:1], 4, 16, 64, 64).pairs == []
+
+
+def test_a_claims_file_reads_as_tsv_or_jsonl_with_studies_from_group_pmid_or_itself(tmp_path):
+    claims = read_claims_file(FIND / "claims.tsv")
+    assert [(c.claim_id, c.group, c.pmid) for c in claims] == [
+        ("c1", "S1", "111"),
+        ("c2", "S2", "222"),
+        ("c3", "333", "333"),
+        ("c4", "c4", None),
+    ]
+    as_jsonl = tmp_path / "claims.jsonl"
+    as_jsonl.write_text(
+        "".join(
+            json.dumps({"id": c.claim_id, "text": c.text, "group": c.group, "pmid": c.pmid}) + "\n"
+            for c in claims
+        )
+        + json.dumps(
+            {
+                "id": "c5",
+                "text": "drug alpha lowered blood pressure in adults with hypertension.",
+                "group": "S1",
+            }
+        )
+        + "\n",
+        encoding="utf-8",
+    )
+    # c5 repeats c1 in the same study: kept once
+    assert read_claims_file(as_jsonl) == claims
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"id\ttext\nc1\tFine.\nc2\t\n", "claims.tsv:3: field 'text' is missing or empty"),
+        (b"id\ttext\nc1\tFine.\nc1\tAgain.\n", "claims.tsv:3: id 'c1' repeats line 2"),
+        (b"id\ttext\tdose\nc1\tFine.\t5\n", "claims.tsv:2: unknown field 'dose'"),
+        (b"id\ttext\nc1\tFine.\nc2\tCaf\xe9 au lait.\n", "claims.tsv:3: not UTF-8 text"),
+        (b"ident\ttext\nc1\tFine.\n", "claims.tsv:1: the header names no 'id' column"),
+        (b"id\ttext\nc1\tFine.\tmore\n", "claims.tsv:2: expected 2 tab-separated fields, found 3"),
+    ],
+)
+def test_a_bad_claims_file_names_its_file_and_line(tmp_path, content, message):
+    path = tmp_path / "claims.tsv"
+    path.write_bytes(content)
+    with pytest.raises(InputFormatError) as error:
+        read_claims_file(path)
+    assert message in str(error.value)
+
+
+def test_no_claims_is_an_error_and_one_study_an_empty_result_that_says_why(tmp_path):
+    path = tmp_path / "claims.tsv"
+    path.write_text("id\ttext\n", encoding="utf-8")
+    with pytest.raises(NoWorkError, match="no claims in"):
+        require_claims(read_claims_file(path), str(path))
+    one_study = [Claim(claim_id=f"c{i}", text=f"Drug {i} lowered pressure.", group="S") for i in range(3)]
+    result = find_contradictions(
+        one_study,
+        _params(),
+        lambda texts: np.eye(len(texts), 8, dtype=np.float32),
+        lambda cosines: list(cosines),
+        lambda pairs: [0.9] * len(pairs),
+    )
+    assert result.pairs == [] and "all 3 claims come from one study" in result.report["empty_reason"]
+
+
+def _params(**changes) -> FindParams:
+    return section("find", FindParams, **changes)
+
+
+@pytest.fixture(scope="module")
+def found(tmp_path_factory, demo_abstracts):
+    """A real run on the claims fixture: MiniLM embeddings, the same-topic model fitted on the
+    demo corpus, a tiny random classifier (scores are arbitrary, the bookkeeping is not)."""
+    root = tmp_path_factory.mktemp("find")
+    classifier = save_tiny_bert(root / "classifier", {0: "non_contradiction", 1: "contradiction"})
+    params = _params(classifier=str(classifier), min_same_topic=0.0, threshold=0.0, min_shared_terms=2)
+    topic = TopicModelSettings.model_validate(component_values("similarity", "embedding")["topic_model"])
+    claims = read_claims_file(FIND / "claims.tsv")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SCICON_CACHE_DIR", str(root / "cache"))
+        first = run_find(params, topic, demo_abstracts, claims)
+        second = run_find(params, topic, demo_abstracts, claims)
+    write_outputs(first, params, root / "out", root / "find.html")
+    return root, params, first, second
+
+
+def test_a_run_pairs_claims_of_different_studies_in_both_orders_ranks_and_reruns_the_same(found):
+    root, params, first, second = found
+    assert first.pairs == second.pairs and first.groups == second.groups
+    pairs = {pair.pair_id: pair for pair in first.pairs}
+    assert all(pair.a.group != pair.b.group for pair in first.pairs)
+    assert [pair.rank for pair in first.pairs] == list(range(1, len(first.pairs) + 1))
+    # comparable pairs first by score, then the rest (never scored) by P(same topic)
+    keys = [
+        (not pair.comparable, -(pair.score if pair.comparable else pair.same_topic)) for pair in first.pairs
+    ]
+    assert keys == sorted(keys)
+    for pair in first.pairs:
+        if pair.comparable:
+            assert pair.score == pytest.approx((pair.score_ab + pair.score_ba) / 2, abs=1e-6)
+        else:
+            assert pair.score is None and pair.score_ab is None and pair.score_ba is None
+        assert pair.flagged == pair.comparable  # threshold 0: every comparable pair is flagged
+    assert first.report["scored"] == sum(pair.comparable for pair in first.pairs)
+    assert pairs["c1|c3"].not_comparable == ("population: adults vs children",)
+    assert pairs["c1|c2"].comparable and set(pairs["c1|c2"].shared_terms) >= {"alpha", "blood", "pressure"}
+    # c1, c2 and c4 are not one question (c4 shares nothing), so c4 is in no stance group
+    members = {stance.claim.claim_id for group in first.groups for stance in group.members}
+    assert {"c1", "c2"} <= members and "c4" not in members
+    pairs_read, groups_read = read_outputs(root / "out")
+    assert pairs_read == first.pairs and groups_read == first.groups
+    assert first.report["flagged"] == sum(pair.flagged for pair in first.pairs)
+
+
+def test_the_review_loop_gives_precision_at_k_and_leaves_reserved_abstracts_out(tmp_path, found):
+    _, params, result, _ = found
+    folder = tmp_path / "review"
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text(
+        "".join(
+            json.dumps({"id": f"g{i}", "sentence1": f"A {i}.", "sentence2": f"B {i}.", "gold": label}) + "\n"
+            for i, label in enumerate(["contradiction", "neutral", "entailment", "neutral"])
+        ),
+        encoding="utf-8",
+    )
+    manifest = export_review(
+        result.pairs,
+        folder,
+        top=2,
+        below=0,
+        annotators=1,
+        seed=3,
+        threshold=params.threshold,
+        gold=gold,
+        controls_per_batch=3,
+        reserved=frozenset({"333"}),
+    )
+    assert manifest["top"] == 2 and manifest["controls"] == 3
+    assert manifest["reserved_left_out"] == sum("333" in (p.a.pmid, p.b.pmid) for p in result.pairs)
+    batch = (folder / "blinded" / "annotator-1.txt").read_text(encoding="utf-8")
+    assert "not comparable" in batch and "333" not in batch and "c1" not in batch
+    key = [json.loads(line) for line in (folder / "key.jsonl").read_text().splitlines()]
+    top = sorted((row for row in key if row["source"] == "top"), key=lambda row: row["rank"])
+    answers = [f"{top[0]['item_id']}\tcontradiction\t0", f"{top[1]['item_id']}\tnot comparable\t0"]
+    for row in key:
+        if row["source"] == "control":
+            answers.append(
+                f"{row['item_id']}\t{'neutral' if row['gold'] == 'contradiction' else row['gold']}\t0"
+            )
+    (folder / "annotations" / "annotator-1.tsv").write_text("\n".join(answers) + "\n", encoding="utf-8")
+    figures = read_review(folder, ks=(1, 2))
+    assert figures["precision_at"]["1"]["precision"] == 1.0
+    assert figures["precision_at"]["2"]["precision"] == 0.5
+    assert figures["not_comparable"] == 1 and figures["missing"] == 0
+    controls = figures["controls"]["annotator-1"]
+    assert controls["read"] == 3 and controls["correct"] == 3 - sum(
+        r["gold"] == "contradiction" for r in key if r["source"] == "control"
+    )
+    reviewed = read_reviewed(folder / "reviewed.jsonl")
+    assert reviewed[top[0]["pair_id"]]["label"] == "contradiction"
+    with pytest.raises(InputFormatError, match="already"):
+        export_review(result.pairs, folder, top=1, below=0, annotators=1, seed=3, threshold=0.5)
+    (folder / "annotations" / "annotator-1.tsv").write_text(
+        f"{top[0]['item_id']}\tmaybe\t0\n", encoding="utf-8"
+    )
+    with pytest.raises(InputFormatError, match="annotator-1.tsv:1: label 'maybe'"):
+        read_review(folder)
+
+
+def test_the_page_opens_in_headless_chromium_without_errors_and_shows_the_top_pair(found, tmp_path):
+    root, params, result, _ = found
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    assert browser, "chromium is not installed: scripts/setup.sh --dev installs it (Debian package chromium)"
+    reviews = {result.pairs[0].pair_id: {"label": "contradiction", "readers": 1}}
+    page = tmp_path / "find.html"
+    page.write_text(
+        render_page(result.pairs, result.groups, result.report, {}, 50, reviews), encoding="utf-8"
+    )
+    command = [browser, "--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=5000"]
+    dom = subprocess.run(
+        [*command, "--dump-dom", page.as_uri()], capture_output=True, text=True, timeout=120, check=True
+    ).stdout
+    assert '<span id="script-status" class="meta">ready</span>' in dom
+    assert '<p id="script-errors"></p>' in dom
+    top = result.pairs[0]
+    assert top.a.text in dom and top.b.text in dom and "Reviewed: contradiction" in dom
+    shot = tmp_path / "find.png"
+    subprocess.run(
+        [*command, "--window-size=1200,900", f"--screenshot={shot}", page.as_uri()],
+        capture_output=True,
+        timeout=120,
+        check=True,
+    )
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
