@@ -83,6 +83,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--scored-pairs", type=int, default=512)
     parser.add_argument("--pubmed-abstracts", type=float, default=25e6, help="abstracts to project to")
     parser.add_argument("--claims-per-abstract", type=float, default=2.0)
+    parser.add_argument(
+        "--scored-share",
+        type=float,
+        default=1.0,
+        help="share of candidate pairs that pass the topic and comparability checks and are scored "
+        "(scored / candidate_pairs in reports/find.json of a run on a similar corpus)",
+    )
     parser.add_argument("--out", type=Path, help="also write the figures as JSON here")
     parser.add_argument("--one", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--vectors", type=Path, help=argparse.SUPPRESS)
@@ -149,7 +156,10 @@ def main(argv: list[str] | None = None) -> None:
         "claims": claims,
         "encode_core_hours": round(claims / encode_rate / 3600 * 2, 1),
         "candidate_pairs": round(claims * pairs_per_claim),
-        "score_core_hours_both_orders": round(claims * pairs_per_claim * 2 / score_rate / 3600 * 2, 1),
+        "scored_share": args.scored_share,
+        "score_core_hours_both_orders": round(
+            claims * pairs_per_claim * args.scored_share * 2 / score_rate / 3600 * 2, 1
+        ),
         "index_seconds_if_linear_from_largest": round(largest["seconds"] * claims / largest["claims"]),
         "flat_vectors_gib": round(claims * vectors.shape[1] * 4 / 2**30, 1),
         "assumptions": "2 cores measured here (core-hours = wall hours x 2); candidate pairs per claim as at "

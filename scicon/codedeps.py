@@ -36,6 +36,8 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from scicon.params import lookup
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("scicon",)
 DVC_FILE = "dvc.yaml"
@@ -306,13 +308,6 @@ MODELS_FOLDER = "models/"
 TEMPLATE = re.compile(r"\$\{([^}]+)\}")
 
 
-def _lookup(params: dict, dotted: str) -> object:
-    node: object = params
-    for part in dotted.split("."):
-        node = node.get(part) if isinstance(node, dict) else None
-    return node
-
-
 def _named_strings(value: object, key: str) -> Iterable[tuple[str, str]]:
     """(dotted key, string) for every string in ``value``, however deeply nested."""
     if isinstance(value, str):
@@ -344,7 +339,7 @@ def _named_folders(body: dict, params: dict) -> dict[str, str]:
     return {
         folder: leaf
         for key in keys
-        for leaf, folder in _named_strings(_lookup(params, key), key)
+        for leaf, folder in _named_strings(lookup(params, key), key)
         if folder.startswith(MODELS_FOLDER)
     }
 
@@ -367,7 +362,7 @@ def model_folder_problems(stages: dict, params: dict, root: Path = ROOT) -> list
         for dep in (d for d in body.get("deps", []) if not _is_code(d)):
             templated = TEMPLATE.fullmatch(dep)
             if templated and templated.group(1) in named.values():
-                resolved.add(str(_lookup(params, templated.group(1))))
+                resolved.add(str(lookup(params, templated.group(1))))
             elif dep.startswith(MODELS_FOLDER) and not TEMPLATE.search(dep):
                 problems.append(
                     f"{name}: deps name the model folder {dep} literally; write it as "

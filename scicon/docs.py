@@ -12,6 +12,15 @@ the values params.yaml gives them); ``check`` fails when a page is out of date (
 runs it). ``recipes`` renders the named recipes of :mod:`scicon.evolve.recipes`;
 ``paper-departures`` the settings where the default departs from the paper (profiles/paper.yaml);
 ``stale-stages`` which stages each parameter makes stale, read from dvc.yaml's declarations.
+
+A figure quoted in the prose is rendered the same way from the committed file it comes from,
+so it cannot drift from the run it reports::
+
+    EvoNLI accepts <!-- figure: metrics/evolve.json accepted -->18<!-- end figure --> pairs
+
+``figure: FILE KEY [FORMAT]``: ``FILE`` a JSON file under the repository (``metrics/`` or
+``reports/``), ``KEY`` a dotted path in it, ``FORMAT`` a Python format spec (``.3f``, ``,``,
+``.1%``); a missing file or key stops ``write`` and ``check`` with both named.
 """
 
 from __future__ import annotations
@@ -24,12 +33,15 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from scicon.params import read_params_file
+from scicon.params import lookup, read_params_file
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 _BLOCK = re.compile(
     r"(<!-- generated: (?P<what>[^>]+?) -->\n)(?P<body>.*?)(<!-- end generated -->)", re.DOTALL
+)
+_FIGURE = re.compile(
+    r"(<!-- figure: (?P<file>\S+) (?P<key>\S+)(?: (?P<format>\S+))? -->)(?P<value>[^<]*)(<!-- end figure -->)"
 )
 
 
@@ -202,8 +214,25 @@ def _paper_departures() -> str:
     return departures_table(read_params_file(ROOT / "params.yaml"))
 
 
-def render_page(text: str) -> str:
-    return _BLOCK.sub(lambda m: m.group(1) + _render(m.group("what")) + m.group(4), text)
+def figure(file: str, key: str, spec: str | None = None, root: Path = ROOT) -> str:
+    """The value at dotted ``key`` of the JSON file ``file`` (relative to ``root``), formatted."""
+    import json
+
+    path = root / file
+    if not path.is_file():
+        raise KeyError(f"figure: {file}: no such file")
+    value = lookup(json.loads(path.read_text(encoding="utf-8")), key)
+    if value is None:
+        raise KeyError(f"figure: {file}: no key {key!r}")
+    return format(value, spec) if spec else str(value)
+
+
+def render_page(text: str, root: Path = ROOT) -> str:
+    text = _BLOCK.sub(lambda m: m.group(1) + _render(m.group("what")) + m.group(4), text)
+    return _FIGURE.sub(
+        lambda m: m.group(1) + figure(m.group("file"), m.group("key"), m.group("format"), root) + m.group(6),
+        text,
+    )
 
 
 def pages(folder: Path = DOCS) -> list[Path]:

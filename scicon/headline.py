@@ -15,22 +15,13 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from scicon.io import write_json
+from scicon.params import lookup
 
 Report = Mapping[str, object]
 
 
-def _at(report: Report, dotted: str):
-    """``report["a"]["b"]`` for ``"a.b"``; None where a level is missing or null."""
-    value: object = report
-    for key in dotted.split("."):
-        if not isinstance(value, Mapping) or key not in value:
-            return None
-        value = value[key]
-    return value
-
-
 def _pick(report: Report, names: Mapping[str, str]) -> dict:
-    return {name: _at(report, dotted) for name, dotted in names.items()}
+    return {name: lookup(report, dotted) for name, dotted in names.items()}
 
 
 # Headline name -> dotted path in the stage's report, for every stage whose headline is a
@@ -76,6 +67,8 @@ PICKED: dict[str, dict[str, str]] = {
     },
     "finetune": {"dev_roc_auc": "dev_roc_auc", "best_step": "best_step"},
     "audit": {
+        # the sample's size beside what was judged: agreement on 35 of 100 items is no audit
+        "items": "items",
         "items_judged": "items_judged",
         "agreement": "agreement",
         "majority_accuracy": "majority_accuracy",
@@ -88,7 +81,7 @@ PICKED: dict[str, dict[str, str]] = {
 def entailment(report: Report) -> dict:
     """An untrained judge's report says so; a trained one's has no ``trained`` key."""
     trained = report.get("trained", True)
-    return {"trained": trained, "dev_roc_auc": _at(report, "dev.calibrated_cross_fitted.roc_auc")}
+    return {"trained": trained, "dev_roc_auc": lookup(report, "dev.calibrated_cross_fitted.roc_auc")}
 
 
 def evaluate(report: Report) -> dict:
@@ -100,15 +93,15 @@ def evaluate(report: Report) -> dict:
         if not isinstance(benchmark, Mapping) or benchmark.get("status") != "evaluated":
             continue
         models = benchmark.get("models") or {}
-        figures[name] = {f"{model}_roc_auc": _at(models, f"{model}.roc_auc") for model in models}
+        figures[name] = {f"{model}_roc_auc": lookup(models, f"{model}.roc_auc") for model in models}
         figures[name]["best_baseline_roc_auc"] = benchmark.get("best_baseline_roc_auc")
         for model in models:  # pairs that say how they were made (gold): precision at `target`
-            if _at(benchmark, f"judge.{model}.at_target") is not None:
-                figures[name][f"{model}_precision_at_target"] = _at(
+            if lookup(benchmark, f"judge.{model}.at_target") is not None:
+                figures[name][f"{model}_precision_at_target"] = lookup(
                     benchmark, f"judge.{model}.at_target.precision"
                 )
     figures["benchmarks_evaluated"] = report.get("benchmarks_evaluated")
-    figures["baseline_wins_scicon"] = _at(report, "baseline_wins.scicon")
+    figures["baseline_wins_scicon"] = lookup(report, "baseline_wins.scicon")
     return figures
 
 

@@ -10,6 +10,7 @@ for one stage changes no other stage's code dependencies.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from typing import Annotated, Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
@@ -110,12 +111,21 @@ def read_params_file(path: str | os.PathLike = "params.yaml") -> dict:
 def load_section(path: str | os.PathLike, name: str, model: type[SectionT]) -> SectionT:
     """Validate section ``name`` of the params file against ``model``; a dotted name
     (``evolve.settings.similarity.embedding.topic_model``) is a block inside a section."""
-    value: object = read_params_file(path)
-    for key in name.split("."):
-        if not isinstance(value, dict) or key not in value:
-            raise ParamsError(f"{path}: section '{name}' is missing")
-        value = value[key]
+    value = lookup(read_params_file(path), name)
+    if value is None:
+        raise ParamsError(f"{path}: section '{name}' is missing")
     return validate_section(model, value, f"{name}.", origin=path)
+
+
+def lookup(data: object, dotted: str) -> Any:
+    """``data["a"]["b"]`` for ``"a.b"`` (params, a stage's report, any nested mapping); None
+    where a level is missing."""
+    value: Any = data
+    for key in dotted.split("."):
+        if not isinstance(value, Mapping) or key not in value:
+            return None
+        value = value[key]
+    return value
 
 
 def load_thresholds(path: str | os.PathLike = "params.yaml") -> Thresholds:

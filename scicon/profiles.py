@@ -28,7 +28,7 @@ from pathlib import Path
 import yaml
 
 from scicon.errors import ParamsError
-from scicon.params import parse_params_text, read_params_file, validate_key, validate_section
+from scicon.params import lookup, parse_params_text, read_params_file, validate_key, validate_section
 
 PROFILES = Path(__file__).resolve().parent.parent / "profiles"
 
@@ -223,7 +223,9 @@ def validate(params: dict) -> None:
             module, name = read.model.split(":")
             model = getattr(importlib.import_module(module), name)
             values = (
-                params.get(read.section) if read.section else {k: params.get(k) for k in model.model_fields}
+                lookup(params, read.section)
+                if read.section
+                else {k: params.get(k) for k in model.model_fields}
             )
             validate_section(model, values, f"{read.section}." if read.section else "")
 

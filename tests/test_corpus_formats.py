@@ -218,3 +218,56 @@ def test_malformed_xml_names_the_line(tmp_path):
     )
     with pytest.raises(InputFormatError, match=r"bad.xml:4: not well-formed XML"):
         abstracts_of(path)
+
+
+# ---- PubMedQA's labelled JSON ------------------------------------------------------------------
+
+
+def test_pubmedqa_sections_map_by_their_headings_and_the_long_answer_is_the_conclusion(fixtures):
+    items = list(read_corpus(fixtures / "pubmedqa_ori.json"))
+    first, second, skipped = items
+    assert [(s.role.value, s.text) for s in first.sentences] == [
+        ("BACKGROUND", "Nocturnal hypoglycaemia limits insulin titration."),
+        ("BACKGROUND", "Velanoxet is a new oral agent."),
+        ("METHODS", "Adults with type 2 diabetes were randomised to velanoxet or placebo for 12 weeks."),
+        ("RESULTS", "Nocturnal events fell from 21% to 9% with velanoxet (P = 0.01)."),
+        ("RESULTS", "Weight did not change."),
+        ("CONCLUSIONS", "Velanoxet reduced nocturnal hypoglycaemia."),
+        ("CONCLUSIONS", "Larger trials should confirm it."),
+    ]
+    assert first.pmid == "90000001"
+    assert [s.role.value for s in second.sentences] == ["OBJECTIVE", "METHODS", "RESULTS", "CONCLUSIONS"]
+    assert isinstance(skipped, Skip) and skipped.reason == "unlabelled_sections"
+    assert "2 sections, 1 headings" in skipped.detail
+
+
+def test_pubmedqa_that_is_not_its_format_names_the_file(tmp_path):
+    bad = tmp_path / "ori_pqal.json"
+    bad.write_text('{"1": {"QUESTION": "q"}}', encoding="utf-8")
+    with pytest.raises(InputFormatError, match="ori_pqal.json: PMID 1: no CONTEXTS list"):
+        list(read_corpus(bad))
+    bad.write_text('{"1": ', encoding="utf-8")
+    with pytest.raises(InputFormatError, match="ori_pqal.json:1: not valid JSON"):
+        list(read_corpus(bad))
+
+
+def test_the_named_pubmedqa_source_downloads_and_ingests_from_a_real_server(
+    file_server, fixtures, tmp_path, monkeypatch
+):
+    from scicon.corpus import sources
+
+    folder, url = file_server
+    shutil.copy(fixtures / "pubmedqa_ori.json", folder / "ori_pqal.json")
+    assert sources.NAMED_SOURCES["pubmedqa-l"]["labelled"].url == (
+        "https://raw.githubusercontent.com/pubmedqa/pubmedqa/master/data/ori_pqal.json"
+    )
+    monkeypatch.setitem(
+        sources.NAMED_SOURCES, "pubmedqa-l", {"labelled": sources.RemoteFile(f"{url}/ori_pqal.json")}
+    )
+    resolved = sources.resolve_source("pubmedqa-l", split="labelled", sha256=None, cache_dir=tmp_path)
+    assert resolved.label == "pubmedqa-l/labelled"
+    assert resolved.path.read_bytes() == (folder / "ori_pqal.json").read_bytes()
+    assert [a.pmid for a in read_corpus(resolved.path) if isinstance(a, RawAbstract)] == [
+        "90000001",
+        "90000002",
+    ]

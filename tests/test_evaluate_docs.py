@@ -29,3 +29,20 @@ def test_every_loader_baseline_and_evolve_component_has_a_row():
 def test_an_unknown_generated_block_is_refused():
     with pytest.raises(KeyError, match="unknown generated block"):
         render_page("<!-- generated: nothing -->\n<!-- end generated -->")
+
+
+def test_a_quoted_figure_is_rendered_from_its_file_and_a_stale_one_is_caught(tmp_path):
+    (tmp_path / "metrics").mkdir()
+    (tmp_path / "metrics/evolve.json").write_text('{"accepted": 18, "asr": 0.45, "nested": {"n": 1234}}')
+    page = (
+        "accepts <!-- figure: metrics/evolve.json accepted -->18<!-- end figure --> pairs "
+        "(<!-- figure: metrics/evolve.json asr .1% -->45.0%<!-- end figure -->, "
+        "<!-- figure: metrics/evolve.json nested.n , -->1,234<!-- end figure --> tried)"
+    )
+    assert render_page(page, root=tmp_path) == page
+    planted = page.replace("-->18<", "-->17<")
+    assert render_page(planted, root=tmp_path) == page  # `check` sees a difference: stale
+    with pytest.raises(KeyError, match="metrics/evolve.json: no key 'acepted'"):
+        render_page("<!-- figure: metrics/evolve.json acepted -->1<!-- end figure -->", root=tmp_path)
+    with pytest.raises(KeyError, match="metrics/none.json: no such file"):
+        render_page("<!-- figure: metrics/none.json x -->1<!-- end figure -->", root=tmp_path)

@@ -270,3 +270,15 @@ def test_every_named_source_pins_a_digest_and_an_https_location():
         for file in source.files:
             assert file.url.startswith("https://") and "//" not in file.url.removeprefix("https://")
             assert len(file.sha256) == 64 and not Path(file.path).is_absolute()
+
+
+def test_the_benchmark_downloads_land_where_evaluate_looks_for_them():
+    from tests.params_defaults import section_values
+
+    benchmarks = section_values("evaluate")["benchmarks"]
+    expected = {"healthver": benchmarks["healthver_dev"]["path"], "nli4ct": benchmarks["nli4ct_dev"]["path"]}
+    for name, default_path in expected.items():
+        source = SOURCES[name]
+        assert source.purpose == "evaluation"
+        assert [f"data/benchmarks/{file.path}" for file in source.files] == [default_path]
+    assert {source.purpose for source in SOURCES.values()} == {"training", "evaluation"}

@@ -1,9 +1,9 @@
 """Open a corpus file of any supported kind and yield its abstracts.
 
-Supported: PubMed RCT text (plain or tokenised release text), PubMed XML, either of
-them gzipped, and ``.zip`` / ``.7z`` archives holding RCT text (the 200k RCT train
-split ships as ``train.7z``). The format inside a file is recognised from its name
-and, failing that, from its first bytes.
+Supported: PubMed RCT text (plain or tokenised release text), PubMed XML, PubMedQA's
+labelled JSON (``ori_pqal.json``), any of them gzipped, and ``.zip`` / ``.7z`` archives
+holding RCT text (the 200k RCT train split ships as ``train.7z``). The format inside a file
+is recognised from its name and, failing that, from its first bytes.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from typing import BinaryIO
 
 from scicon.corpus.model import RawAbstract
 from scicon.corpus.pubmed_xml import parse_pubmed_xml
+from scicon.corpus.pubmedqa import looks_like_pubmedqa, parse_pubmedqa
 from scicon.corpus.rct_text import Detokenize, parse_rct_lines
 from scicon.errors import InputFormatError
 from scicon.io import decoded_lines
@@ -52,6 +53,8 @@ def _read_stream(
         return
     if _is_xml(stream, name):
         yield from parse_pubmed_xml(stream, origin)
+    elif name.endswith(".json") or (not name.endswith(".txt") and looks_like_pubmedqa(_head(stream))):
+        yield from parse_pubmedqa(stream, origin)
     else:
         yield from parse_rct_lines(decoded_lines(stream, origin), origin, detokenize)
 
@@ -69,8 +72,11 @@ def _is_xml(stream: BinaryIO, name: str) -> bool:
         return True
     if name.endswith(".txt"):
         return False
-    head = stream.peek(256) if hasattr(stream, "peek") else b""
-    return head.lstrip().startswith(b"<")
+    return _head(stream).lstrip().startswith(b"<")
+
+
+def _head(stream: BinaryIO) -> bytes:
+    return stream.peek(256) if hasattr(stream, "peek") else b""
 
 
 def _choose_member(names: list[str], wanted: str | None, archive: str) -> str:

@@ -6,11 +6,15 @@ Named sources point at the official releases:
   which digits were replaced by ``@``): splits ``train``, ``dev``, ``test`` from the
   PubMed 200k RCT repository (Dernoncourt & Lee, 2017). The 200k train split ships
   as ``train.7z`` (``train.zip`` in the ``@`` variant).
+* ``pubmedqa-l``: PubMedQA's 1,000 expert-labelled abstracts (split ``labelled``,
+  ``data/ori_pqal.json`` of the PubMedQA repository, MIT licence), read as structured
+  abstracts by :mod:`scicon.corpus.pubmedqa`: the real corpus of the ``real-abstracts``
+  recipe.
 * ``pubmed-baseline``: one file of the annual MEDLINE/PubMed baseline, named by its
   stem as the split (e.g. ``pubmed25n0001``); verified against the MD5 that NLM
   publishes beside every file.
 
-The PubMed RCT files carry no published checksum, and none could be computed
+The PubMed RCT and PubMedQA files carry no published checksum, and none could be computed
 where this project was built (no access to the host), so their SHA-256 is not
 pinned here: the first download's digest is recorded and enforced afterwards, and
 ``ingest.sha256`` pins it explicitly.
@@ -29,6 +33,7 @@ from scicon.errors import ChecksumMismatchError, DownloadError, InputNotFoundErr
 from scicon.io import hash_file
 
 RCT_REPOSITORY = "https://raw.githubusercontent.com/Franck-Dernoncourt/pubmed-rct/master"
+PUBMEDQA_REPOSITORY = "https://raw.githubusercontent.com/pubmedqa/pubmedqa/master"
 PUBMED_BASELINE = "https://ftp.ncbi.nlm.nih.gov/pubmed/baseline"
 _BASELINE_STEM = re.compile(r"^pubmed\d{2}n\d{4}$")
 
@@ -55,6 +60,7 @@ NAMED_SOURCES: dict[str, dict[str, RemoteFile]] = {
     "pubmed-20k-rct-numbers-at": _rct_release("PubMed_20k_RCT_numbers_replaced_with_at_sign", ".txt"),
     "pubmed-200k-rct": _rct_release("PubMed_200k_RCT", ".7z"),
     "pubmed-200k-rct-numbers-at": _rct_release("PubMed_200k_RCT_numbers_replaced_with_at_sign", ".zip"),
+    "pubmedqa-l": {"labelled": RemoteFile(f"{PUBMEDQA_REPOSITORY}/data/ori_pqal.json")},
 }
 BASELINE_SOURCE = "pubmed-baseline"
 

@@ -1,6 +1,7 @@
 """Fill a labelled root from the named sources' canonical locations, checksums enforced.
 
     python -m scicon.labelled download check_covid mnli_snli --root data/labelled
+    python -m scicon.labelled download healthver nli4ct --root data/benchmarks
     python -m scicon.labelled list
 
 A file already in place with the pinned digest is kept; one with another digest is
@@ -67,7 +68,7 @@ def main(argv: list[str] | None = None) -> None:
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     if arguments.command == "list":
         for item in SOURCES.values():
-            print(f"{item.name}: {item.description} [{item.licence}]")
+            print(f"{item.name} ({item.purpose}): {item.description} [{item.licence}]")
             for file in item.files:
                 print(f"  {file.path}  {file.url}  sha256 {file.sha256}")
         return

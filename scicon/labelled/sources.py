@@ -1,5 +1,9 @@
 """The named labelled sources: where each file comes from, its SHA-256 and its licence.
 
+Two kinds: sets the judges and students may learn from (``training``), and the evaluation
+benchmarks HealthVer and NLI4CT (``evaluation``), which never train anything: download those
+into ``data/benchmarks``, where `evaluate.benchmarks` looks for them by default.
+
 Paths are relative to the labelled root and mirror the upstream repositories, so a
 folder filled by hand from those repositories and one filled by ``download`` look the
 same. Digests were taken from the copies this project was developed against; an
@@ -24,6 +28,7 @@ class LabelledSource:
     description: str
     licence: str
     files: tuple[SourceFile, ...]
+    purpose: str = "training"  # or "evaluation": a benchmark, never trained on
 
 
 def _github(repository: str, branch: str, folder: str, local: str, files: dict[str, str]):
@@ -147,6 +152,32 @@ SOURCES: dict[str, LabelledSource] = {
                 "healthfc",
                 {"Datensatz.csv": "6b832bd2a73af47f7a8d9dcd3c307defa962cff3746c26b33866170a406721c8"},
             ),
+        ),
+        LabelledSource(
+            "healthver",
+            "HealthVer dev: 1,917 (evidence, claim) pairs, Supports / Refutes / Neutral",
+            "no licence file upstream; research use",
+            _github(
+                "sarrouti/HealthVer",
+                "master",
+                "data",
+                "healthver",
+                {"healthver_dev.csv": "6f8ea31cbcf2ea5a2d3c82d65587d66e96de4f70e72642bbf7f61fec6ef8a93a"},
+            ),
+            purpose="evaluation",
+        ),
+        LabelledSource(
+            "nli4ct",
+            "NLI4CT (SemEval-2024 task 2) training data: train and dev statements and the trial reports",
+            "no licence file upstream; research use",
+            _github(
+                "ai-systems/Task-2-SemEval-2024",
+                "main",
+                "",
+                "nli4ct",
+                {"training_data.zip": "ed3d9819cfebd2d1d5d70fd786323c904b341470f8dc173af39946f70a0e5b9f"},
+            ),
+            purpose="evaluation",
         ),
     )
 }
