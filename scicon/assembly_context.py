@@ -80,6 +80,14 @@ class AssemblyContext:
             return self.settings[(slot, name)]
         return entry.validate_settings(None, f"evolve.settings.{slot}.{name}")
 
+    def threshold(self, name: str, key: str) -> float:
+        """Top-level threshold ``name`` (``sim``, ``claim``, ``target``) for the part of params ``key``."""
+        if self.thresholds is None:
+            from scicon.errors import ParamsError
+
+            raise ParamsError(f"{key} needs the thresholds (sim, claim, target), but none were given")
+        return getattr(self.thresholds, name)
+
     def candidate_checks(self, key: str) -> CandidateParams:
         """The ``candidates`` section, for a part (named by its params ``key``) that applies its checks."""
         if self.candidates is None:

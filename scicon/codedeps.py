@@ -245,6 +245,11 @@ class SectionRead:
         _, _, key = self.model.partition(":TopLevel.")
         return key or None
 
+    def model_class(self) -> type[BaseModel]:
+        """The section model this read validates with, imported."""
+        module, name = self.model.split(":")
+        return getattr(importlib.import_module(module), name)
+
 
 def sections_read(script: Path) -> list[SectionRead]:
     """The params sections a stage script loads: ``load_section(_, "name", Model)`` and
@@ -277,9 +282,7 @@ def expected_params(script: str, root: Path = ROOT) -> list[str]:
         if read.single_key:
             keys.append(read.single_key)
             continue
-        module, name = read.model.split(":")
-        model = getattr(importlib.import_module(module), name)
-        keys += rerun_keys(model, read.section or "", whole_blocks=True)
+        keys += rerun_keys(read.model_class(), read.section or "", whole_blocks=True)
     return list(dict.fromkeys(keys))
 
 

@@ -116,9 +116,8 @@ def _table(registry, header: tuple[str, ...], notes: Callable, columns: Callable
 
 
 def loaders_table() -> str:
-    from scicon.evaluate.loaders import LOADERS
-
     """Markdown table of the benchmark loaders: kind, what it reads, its options."""
+    from scicon.evaluate.loaders import LOADERS
 
     def notes(entry) -> str:
         if entry.extra.get("derived"):
@@ -134,9 +133,8 @@ def loaders_table() -> str:
 
 
 def baselines_table() -> str:
-    from scicon.evaluate.baselines import BASELINES
-
     """Markdown table of the trivial baselines: name, what it scores, its settings."""
+    from scicon.evaluate.baselines import BASELINES
 
     def notes(entry) -> str:
         return "; reported both ways (`_negated`)" if entry.extra.get("two_sided") else ""

@@ -2,7 +2,8 @@
 
 Writes go to a temporary file beside the target and are moved into place with
 ``os.replace``, so an interrupted stage never leaves a half-written output that
-DVC (or the next stage) could mistake for a finished one.
+DVC (or the next stage) could mistake for a finished one; a folder of outputs is written
+into a staging folder beside it and swapped in whole (:func:`staged_folder`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import contextlib
 import hashlib
 import json
 import os
+import shutil
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -40,6 +42,27 @@ def atomic_open(path: str | os.PathLike, mode: str = "w") -> Iterator[IO]:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp_name)
         raise
+
+
+@contextlib.contextmanager
+def staged_folder(folder: str | os.PathLike) -> Iterator[Path]:
+    """A fresh staging folder beside ``folder`` to write into; on success it replaces ``folder``
+    whole, on any interruption it is removed and ``folder`` keeps what it held."""
+    target = Path(folder)
+    staging = target.with_name(f".{target.name}.staging")
+    previous = target.with_name(f".{target.name}.previous")
+    for leftover in (staging, previous):
+        shutil.rmtree(leftover, ignore_errors=True)
+    staging.mkdir(parents=True)
+    try:
+        yield staging
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    if target.exists():
+        target.rename(previous)
+    staging.rename(target)
+    shutil.rmtree(previous, ignore_errors=True)
 
 
 def hash_file(path: str | os.PathLike, *algorithms: str) -> tuple[str, ...]:

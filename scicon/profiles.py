@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import copy
-import importlib
 import re
 import shlex
 import subprocess
@@ -220,8 +219,7 @@ def validate(params: dict) -> None:
             if read.single_key:
                 validate_key(read.single_key, params.get(read.single_key))
                 continue
-            module, name = read.model.split(":")
-            model = getattr(importlib.import_module(module), name)
+            model = read.model_class()
             values = (
                 lookup(params, read.section)
                 if read.section

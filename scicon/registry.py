@@ -11,7 +11,10 @@ package on its first lookup, so a new component is its module (and its test): no
 elsewhere names it. params.yaml refers to entries by name; an unknown name stops with the
 known ones listed. An entry carries its factory, the pydantic model of its settings (its
 block in params.yaml, the only place defaults live), whether it needs a backbone, and any
-facts a caller checks combinations against (``requires``). A settings block is required
+facts a caller checks combinations against (``requires``), and the facts of its kind
+(``extra``: a loader's pair keys, an operator's label), typed by the registry's ``facts``
+model and validated when the component registers, so a misspelt or missing fact stops the
+import with the registry, the component and the keyword named. A settings block is required
 only of the component a run chooses; a block present for another is still validated, so a
 misspelt key stops the run. A component without settings needs nothing in params.yaml.
 
@@ -31,7 +34,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from scicon.errors import ParamsError
 
@@ -70,9 +73,10 @@ class Entry(Generic[F]):
 class Registry(Generic[F]):
     """Components of one kind by name, discovered from ``package`` on first use."""
 
-    def __init__(self, kind: str, package: str):
+    def __init__(self, kind: str, package: str, facts: type[BaseModel] | None = None):
         self.kind = kind
         self.package = package
+        self.facts = facts  # what each registration of this kind states beyond the common keywords
         self._entries: dict[str, Entry[F]] = {}
         self._discovered = False
         self._lock = threading.RLock()
@@ -87,6 +91,8 @@ class Registry(Generic[F]):
         requires: Mapping[str, tuple[str, ...]] | None = None,
         **extra: Any,
     ) -> Callable[[F], F]:
+        facts = self._facts(name, extra)
+
         def decorate(factory: F) -> F:
             with self._lock:
                 if name in self._entries and self._entries[name].factory is not factory:
@@ -99,11 +105,30 @@ class Registry(Generic[F]):
                     needs_backbone=needs_backbone,
                     description=description or (factory.__doc__ or "").strip().split("\n")[0],
                     requires=dict(requires or {}),
-                    extra=extra,
+                    extra=facts,
                 )
             return factory
 
         return decorate
+
+    def _facts(self, name: str, given: dict[str, Any]) -> dict[str, Any]:
+        if self.facts is None:
+            if given:
+                raise TypeError(
+                    f"{self.kind} {name!r}: unknown registration keyword(s) {', '.join(sorted(given))} "
+                    f"(a {self.kind} states none)"
+                )
+            return {}
+        try:
+            return self.facts.model_validate(given).model_dump()
+        except ValidationError as error:
+            problems = "; ".join(
+                f"{'.'.join(map(str, item['loc'])) or '(all)'}: {item['msg']}" for item in error.errors()
+            )
+            known = ", ".join(self.facts.model_fields)
+            raise TypeError(
+                f"{self.kind} {name!r}: registration keyword {problems} (known: {known})"
+            ) from None
 
     def _discover(self) -> None:
         with self._lock:

@@ -8,7 +8,7 @@ ROC-curve CSV per benchmark and model (and the best baseline) into the plots fol
 one per-example score table per benchmark into the scores folder.
 """
 
-import shutil
+import argparse
 from pathlib import Path
 
 from scicon.backbones.params import BackboneParams
@@ -26,7 +26,7 @@ from scicon.evaluate.run import (
 )
 from scicon.evaluate.zero_shot import zero_shot_scores, zero_shot_teacher
 from scicon.headline import write_report_and_headline
-from scicon.io import read_jsonl
+from scicon.io import read_jsonl, staged_folder
 from scicon.params import load_key, load_section
 from scicon.plots import write_csv
 from scicon.records.dataset import Example
@@ -47,7 +47,7 @@ def main(args) -> None:
         )
     benchmarks = load_benchmarks(specs)
     baselines = build_baselines(params.baselines, params.seed)
-    folders = {**params.classifiers, **dict(item.split("=", 1) for item in args.classifier)}
+    folders = {**params.classifiers, **dict(args.classifier)}
     models = classifier_scorers(folders, params.batch_size)
     train = read_jsonl(Path(args.scicon) / "train.jsonl", Example)
     train_texts = [text for example in train for text in (example.sentence1, example.sentence2)]
@@ -68,14 +68,19 @@ def main(args) -> None:
     if loaded:
         evaluation.metrics["zero_shot_backbone"] = loaded[0].metrics()
 
-    plots, scores = Path(args.plots), Path(args.scores)
-    shutil.rmtree(plots, ignore_errors=True)
-    for name, points in evaluation.curves.items():
-        write_csv(plots / f"{name}.csv", points, ("fpr", "tpr", "threshold"))
-    shutil.rmtree(scores, ignore_errors=True)
-    for name, table in evaluation.scores.items():
-        write_csv(scores / f"{name}.csv", table.rows(), ("key", "label", *table.columns))
+    with staged_folder(args.plots) as plots, staged_folder(args.scores) as scores:
+        for name, points in evaluation.curves.items():
+            write_csv(plots / f"{name}.csv", points, ("fpr", "tpr", "threshold"))
+        for name, table in evaluation.scores.items():
+            write_csv(scores / f"{name}.csv", table.rows(), ("key", "label", *table.columns))
     write_report_and_headline("evaluate", evaluation.metrics, args.figures, args.metrics)
+
+
+def named_folder(value: str) -> tuple[str, str]:
+    name, separator, folder = value.partition("=")
+    if not (name and separator and folder):
+        raise argparse.ArgumentTypeError(f"expected NAME=FOLDER, got {value!r}")
+    return name, folder
 
 
 def parser():
@@ -90,6 +95,7 @@ def parser():
         "--classifier",
         action="append",
         default=[],
+        type=named_folder,
         metavar="NAME=FOLDER",
         help="a classifier to evaluate beside evaluate.classifiers (a self-training round's student)",
     )

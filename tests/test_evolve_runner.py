@@ -9,8 +9,8 @@ import pytest
 from scicon.backbones.base import BackboneError
 from scicon.errors import InputFormatError, ParamsError
 from scicon.evolve.metrics import evolve_metrics, success_by_generation
-from scicon.evolve.params import EvolveParams
-from scicon.evolve.recipes import RECIPES, recipe_name, recipes_table
+from scicon.evolve.params import EvolveParams, recipe_name
+from scicon.evolve.recipes import RECIPES, recipes_table
 from scicon.evolve.runner import read_journal, run_searches
 from scicon.params import Thresholds
 from scicon.records.base import TargetLabel

@@ -61,7 +61,7 @@ def test_a_constant_judge_is_at_chance_and_a_score_count_mismatch_is_an_error(pa
 
 
 def test_only_pairs_that_say_how_they_were_made_get_judge_figures(pairs):
-    from scicon.evaluate.benchmarks import BenchmarkPair
+    from scicon.records.benchmark import BenchmarkPair
 
     assert has_facets(pairs)
     assert not has_facets([BenchmarkPair("a", "b", 1, "k")])

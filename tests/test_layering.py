@@ -167,3 +167,20 @@ def test_an_import_inside_a_function_is_found_with_its_line(tmp_path):
     found = [i for i in project_imports(tmp_path) if i.importer == "scicon.goal.llm"]
     assert [(i.imported, i.line) for i in found] == [("scicon.evolve.assembly", 2)]
     assert str(found[0]).startswith("scicon/goal/llm.py:2: scicon.goal.llm imports scicon.evolve.assembly")
+
+
+def test_no_two_modules_import_each_other_round_a_loop():
+    """Within a package too, type-only imports included: a type in the wrong file shows as a loop.
+    A module importing its own package's ``__init__`` (how a registry is reached) is not one."""
+    edges: dict[str, dict[str, Import]] = {}
+    for found in project_imports():
+        if not found.importer.startswith(found.imported + "."):
+            edges.setdefault(found.importer, {}).setdefault(found.imported, found)
+    loops: dict[frozenset[str], list[Import]] = {}
+    for start in sorted(edges):
+        loop = _loop_from(start, edges)
+        if loop:
+            loops.setdefault(frozenset(step.importer for step in loop), loop)
+    assert not loops, "modules that import each other, one import per step:\n" + "\n\n".join(
+        "\n".join(str(step) for step in loop) for loop in loops.values()
+    )

@@ -16,9 +16,10 @@ from pathlib import Path
 import pytest
 
 from scicon.errors import InputFormatError
-from scicon.evaluate.benchmarks import Benchmark, load_benchmarks
+from scicon.evaluate.benchmarks import load_benchmarks
 from scicon.evaluate.loaders.nli4ct import Nli4ctOptions, load_nli4ct
 from scicon.evaluate.params import BenchmarkSpec
+from scicon.records.benchmark import Benchmark
 
 DEV_IDS = [f"3f1c2a10-000{i}-4a6e-9d1e-00000000000{i}" for i in range(1, 5)]
 

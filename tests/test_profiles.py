@@ -11,8 +11,8 @@ import pytest
 import yaml
 
 from scicon.errors import ParamsError
-from scicon.evolve.params import EvolveParams
-from scicon.evolve.recipes import PAPER, recipe_name
+from scicon.evolve.params import EvolveParams, recipe_name
+from scicon.evolve.recipes import PAPER
 from scicon.params import read_params_file, validate_section
 from scicon.profiles import (
     apply_overrides,

@@ -102,3 +102,49 @@ def test_a_mixed_transformation_asks_for_the_settings_of_its_parts(built):
     params = evolve_params(transformation="mixed", settings=mixed, **LLM_PARTS)
     with pytest.raises(ParamsError, match=r"evolve.settings.transformation.reverse_n: .* missing"):
         assemble(params, THRESHOLDS, ScriptedBackend())
+
+
+def test_a_misspelt_or_missing_registration_fact_stops_the_registration_naming_it():
+    from scicon.evaluate.loaders import LoaderFacts
+    from scicon.registry import Registry
+
+    loaders = Registry("benchmark loader", package="scicon.evaluate.loaders", facts=LoaderFacts)
+    with pytest.raises(TypeError, match=r"benchmark loader 'tsv': registration keyword reads_folder: Extra"):
+        loaders.register("tsv", keys="line", groups="premise", reads_folder=True)
+    with pytest.raises(
+        TypeError, match=r"benchmark loader 'tsv': registration keyword groups: Field required"
+    ):
+        loaders.register("tsv", keys="line")
+    plain = Registry("search", package="scicon.search")
+    with pytest.raises(TypeError, match=r"search 'beam': unknown registration keyword\(s\) width"):
+        plain.register("beam", width=3)
+    loaders.register("tsv", keys="line", groups="premise")(lambda source, options: [])
+    assert loaders["tsv"].extra == {
+        "keys": "line",
+        "groups": "premise",
+        "derived": False,
+        "reads_folders": False,
+    }
+
+
+def test_the_choices_params_yaml_lists_beside_each_part_are_the_registered_ones():
+    """The `# a | b | c` comment after a chosen part names every component it may choose."""
+    import re
+
+    from scicon.backbones import BACKENDS
+    from scicon.evolve.assembly import SLOTS
+    from tests.params_defaults import PARAMS_FILE
+
+    lines = PARAMS_FILE.read_text(encoding="utf-8").splitlines()
+
+    def listed(section_indent: str, key: str) -> set[str]:
+        pattern = re.compile(rf"^{section_indent}{key}: \S+\s+# (.*)$")
+        (comment,) = [match.group(1) for line in lines if (match := pattern.match(line))]
+        return {choice.split("(")[0].strip() for choice in comment.split("|")}
+
+    for slot in SLOTS:
+        if slot.key == "fluency":
+            continue  # its choices are in the comment above it, with the reason
+        names = {slot.short_name(entry) for entry in slot.entries()} | ({"off"} if slot.can_be_off else set())
+        assert listed("  ", slot.key) == names, f"evolve.{slot.key}"
+    assert listed("  ", "backend") == set(BACKENDS.names())

@@ -9,10 +9,9 @@ import pytest
 
 from scicon.errors import ParamsError
 from scicon.records.base import TargetLabel
-from scicon.registry import Entry
 from scicon.rules import CONTRADICTION_OPERATORS, CONTROL_OPERATORS, RuleMutator
 from scicon.rules.operator_sets import resolve, rule_operator
-from scicon.rules.operators import OPERATORS, RuleOperator
+from scicon.rules.operators import OPERATORS
 
 
 def test_every_operator_is_registered_with_a_label_and_a_description():
@@ -53,10 +52,16 @@ def test_unknown_or_repeated_names_are_params_errors():
         rule_operator("antonym")
 
 
-def test_an_entry_without_a_label_is_refused():
-    entry = Entry(kind="rule operator", name="unlabelled", factory=lambda analysis, context: [])
-    with pytest.raises(TypeError, match="'unlabelled' is registered without a TargetLabel label"):
-        RuleOperator.from_entry(entry)
+def test_an_operator_without_a_label_is_refused_when_it_registers():
+    with pytest.raises(
+        TypeError, match="rule operator 'unlabelled': registration keyword label: Field required"
+    ):
+        OPERATORS.register("unlabelled", description="no label")
+    with pytest.raises(
+        TypeError, match="rule operator 'mislabelled': registration keyword label: Input should be"
+    ):
+        OPERATORS.register("mislabelled", label="contradicts")
+    assert "unlabelled" not in OPERATORS
 
 
 def test_a_registered_function_is_an_operator_everywhere():

@@ -13,14 +13,13 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
-import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from scicon.audit import labelstudio
 from scicon.audit.question import ACCEPTED, GUIDANCE, QUESTION
-from scicon.io import atomic_open, write_json
+from scicon.io import atomic_open, staged_folder, write_json
 from scicon.records.audit import AuditItem
 
 CSV_COLUMNS = ("item_id", "sentence_a", "sentence_b", "answer", "comment")
@@ -101,19 +100,15 @@ own order. Please work alone and do not discuss pairs with other annotators.
 
 def write_blinded(items: Sequence[AuditItem], annotators: int, seed: int, folder: Path) -> list[str]:
     """Write the blinded files of ``annotators`` annotators into ``folder`` (replaced whole)."""
-    staging = folder.with_name(f".{folder.name}.tmp")
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir(parents=True)
     names = [annotator_name(number) for number in range(1, annotators + 1)]
-    for name in names:
-        shown = blinded_items(items, seed, name)
-        write_csv_file(staging / f"{name}.csv", shown)
-        tasks = [labelstudio.task(item.item_id, item.sentence_a, item.sentence_b) for item in shown]
-        write_json(staging / f"{name}.labelstudio.json", tasks)
-    with atomic_open(staging / CONFIG_FILE) as handle:
-        handle.write(labelstudio.labeling_config())
-    with atomic_open(staging / INSTRUCTIONS_FILE) as handle:
-        handle.write(instructions(annotators))
-    shutil.rmtree(folder, ignore_errors=True)
-    staging.rename(folder)
+    with staged_folder(folder) as staging:
+        for name in names:
+            shown = blinded_items(items, seed, name)
+            write_csv_file(staging / f"{name}.csv", shown)
+            tasks = [labelstudio.task(item.item_id, item.sentence_a, item.sentence_b) for item in shown]
+            write_json(staging / f"{name}.labelstudio.json", tasks)
+        with atomic_open(staging / CONFIG_FILE) as handle:
+            handle.write(labelstudio.labeling_config())
+        with atomic_open(staging / INSTRUCTIONS_FILE) as handle:
+            handle.write(instructions(annotators))
     return names

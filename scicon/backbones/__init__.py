@@ -13,11 +13,11 @@ import logging
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Protocol
 
 from scicon.backbones.base import (
     BackboneError,
     Backend,
-    BackendFactory,
     Completion,
     GenerationRequest,
     Sampling,
@@ -29,6 +29,14 @@ from scicon.paths import cache_root
 from scicon.registry import Registry
 
 log = logging.getLogger(__name__)
+
+
+class BackendFactory(Protocol):
+    """A registered backend: the backbone section, its own block of it (``backbone.<name>``)
+    validated, and where to remember file digests and server reports."""
+
+    def __call__(self, params: BackboneParams, settings: Any, digests: CallCache | None) -> Backend: ...
+
 
 BACKENDS: Registry[BackendFactory] = Registry("backend", package=__name__)
 

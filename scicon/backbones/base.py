@@ -17,13 +17,9 @@ import threading
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Protocol
 
 from scicon.errors import SciconError
-
-if TYPE_CHECKING:
-    from scicon.backbones.cache import CallCache
-    from scicon.backbones.params import BackboneParams
 
 log = logging.getLogger(__name__)
 
@@ -97,13 +93,6 @@ class Backend(Protocol):
 
     def close(self) -> None:
         """Release model memory, connections or worker threads."""
-
-
-class BackendFactory(Protocol):
-    """A registered backend: the backbone section, its own block of it (``backbone.<name>``)
-    validated, and where to remember file digests and server reports."""
-
-    def __call__(self, params: BackboneParams, settings: Any, digests: CallCache | None) -> Backend: ...
 
 
 class TokenCounter:

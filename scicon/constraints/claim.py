@@ -42,7 +42,7 @@ class LlmClaim(BackboneQuestion):
 )
 def llm_claim(settings: LlmClaimSettings, context: AssemblyContext) -> LlmClaim:
     backbone = context.backbone(settings.backbone, "evolve.settings.claim.llm.backbone")
-    return LlmClaim(backbone, context.thresholds.claim, context.min_mass)
+    return LlmClaim(backbone, context.threshold("claim", "evolve.claim"), context.min_mass)
 
 
 class TrainedClaim(ThresholdConstraint):
@@ -68,5 +68,6 @@ class TrainedClaim(ThresholdConstraint):
 def trained_claim(settings: ClaimModelSettings, context: AssemblyContext) -> TrainedClaim:
     model = fit_claim_model(context.abstracts, settings)
     context.record_model("claim_model", model.key)  # digest of its training data, settings and code
-    context.record_report("claim", model.quality(context.thresholds.claim))
-    return TrainedClaim(model, context.thresholds.claim)
+    threshold = context.threshold("claim", "evolve.claim")
+    context.record_report("claim", model.quality(threshold))
+    return TrainedClaim(model, threshold)

@@ -60,7 +60,8 @@ class LlmSimilarity(BackboneQuestion):
 )
 def llm_similarity(settings: LlmSimilaritySettings, context: AssemblyContext) -> LlmSimilarity:
     backbone = context.backbone(settings.backbone, "evolve.settings.similarity.llm.backbone")
-    return LlmSimilarity(backbone, context.thresholds.sim, settings.reference, context.min_mass)
+    threshold = context.threshold("sim", "evolve.similarity")
+    return LlmSimilarity(backbone, threshold, settings.reference, context.min_mass)
 
 
 class EmbeddingSimilaritySettings(Section):
@@ -130,14 +131,15 @@ def embedding_similarity(
     from scicon.fitted.topic_model import fit_topic_model
 
     topic = fit_topic_model(context.abstracts, settings.topic_model)
+    threshold = context.threshold("sim", "evolve.similarity")
     constraint = EmbeddingSimilarity(
         settings.topic_model.encoder,
-        context.thresholds.sim,
+        threshold,
         settings.reference,
         context.cache,
         calibrate=topic.calibrate,
     )
     context.record_model(f"embedding:{settings.topic_model.encoder}", constraint.identity)
     context.record_model("topic_calibration", topic.calibration.to_dict())
-    context.record_report("similarity", topic.quality(context.thresholds.sim))
+    context.record_report("similarity", topic.quality(threshold))
     return constraint

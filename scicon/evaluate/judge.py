@@ -25,8 +25,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from scicon.evaluate.benchmarks import BenchmarkPair
 from scicon.evaluate.roc import auc_with_interval
+from scicon.records.benchmark import BenchmarkPair
 
 GOLD = "gold"  # the name gold pairs go by in the teacher's and the evaluate stage's metrics
 RULE_NEGATIVES = "rule_cross"

@@ -144,8 +144,7 @@ def build_searches(params: EvolveParams, context: AssemblyContext) -> dict[Targe
     search = SLOT["search"].entry(params.search)
     searches = {}
     for target in params.targets:
-        goal = TargetConfidence(scorer, target, context.thresholds.target)
-        ordered = sorted(constraints, key=lambda c: c.cost)
-        parts = SearchParts(goal, edits, ordered, transformation, sizes)
+        goal = TargetConfidence(scorer, target, context.threshold("target", "evolve.goal"))
+        parts = SearchParts(goal, edits, constraints, transformation, sizes)
         searches[target] = search.factory(context.component_settings("search", params.search, search), parts)
     return searches

@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import Field, field_validator, model_validator
 
-from scicon.evolve.recipes import BY_NAME
+from scicon.evolve.recipes import BY_NAME, CUSTOM, PARTS, RECIPES
 from scicon.params import Operational, Section
 from scicon.records.base import TargetLabel
 from scicon.records.pairs import PairKind
@@ -66,3 +66,9 @@ class EvolveParams(Section):
         if len(set(values)) != len(values):
             raise ValueError("an entry is listed more than once")
         return values
+
+
+def recipe_name(params: EvolveParams) -> str:
+    """The recipe whose parts the settings choose, or ``custom``."""
+    chosen = {part: getattr(params, part) for part in PARTS}
+    return next((recipe.name for recipe in RECIPES if recipe.parts() == chosen), CUSTOM)

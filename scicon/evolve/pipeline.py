@@ -25,8 +25,8 @@ from scicon.codedeps import rerun_keys, stage_code_digest
 from scicon.errors import NoWorkError
 from scicon.evolve.assembly import build_searches, validated_settings
 from scicon.evolve.metrics import evolve_metrics, success_by_generation
-from scicon.evolve.params import EvolveParams
-from scicon.evolve.recipes import PAPER, recipe_name
+from scicon.evolve.params import EvolveParams, recipe_name
+from scicon.evolve.recipes import PAPER
 from scicon.evolve.runner import config_digest, run_searches
 from scicon.goal import GOALS
 from scicon.models import EMBEDDED_PREFIX

@@ -11,10 +11,6 @@ how ``profiles/paper.yaml`` chooses the paper's method (see :mod:`scicon.profile
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from scicon.evolve.params import EvolveParams
 
 PARTS = ("search", "transformation", "similarity", "claim", "goal")
 
@@ -61,12 +57,6 @@ RECIPES: tuple[Recipe, ...] = (
 )
 CUSTOM = "custom"
 BY_NAME = {recipe.name: recipe for recipe in RECIPES}
-
-
-def recipe_name(params: EvolveParams) -> str:
-    """The recipe whose parts the settings choose, or ``custom``."""
-    chosen = {part: getattr(params, part) for part in PARTS}
-    return next((recipe.name for recipe in RECIPES if recipe.parts() == chosen), CUSTOM)
 
 
 def recipes_table() -> str:

@@ -4,7 +4,19 @@ A teacher registers itself in :data:`GOALS` in its own module; the evolve stage 
 one by name (``evolve.goal``) with its settings (``evolve.settings.goal.<name>``).
 """
 
+from pydantic import Field
+
 from scicon.goal.base import GoalFactory
+from scicon.params import Section
 from scicon.registry import Registry
 
-GOALS: Registry[GoalFactory] = Registry("goal", package=__name__)
+
+class GoalFacts(Section):
+    """What a goal states when it registers."""
+
+    folder_setting: str | None = Field(
+        default=None, description="its setting that `evolve --teacher FOLDER` fills (self-training)"
+    )
+
+
+GOALS: Registry[GoalFactory] = Registry("goal", package=__name__, facts=GoalFacts)

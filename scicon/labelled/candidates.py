@@ -16,8 +16,9 @@ import numpy as np
 
 from scicon.classifier import CONTRADICTION
 from scicon.errors import InputFormatError, InputNotFoundError
-from scicon.evaluate.benchmarks import BenchmarkPair, Skipped, load_benchmarks
+from scicon.evaluate.benchmarks import Skipped, load_benchmarks
 from scicon.labelled.params import LabelledSpec, labelled_base, resolved
+from scicon.records.benchmark import BenchmarkPair
 from scicon.records.dataset import Candidate, Example
 from scicon.sampling import seeded_sample
 

@@ -27,7 +27,7 @@ class SearchSettings:
 class SearchParts:
     goal: TargetConfidence
     edits: Sequence[Constraint]  # checked per (parent, candidate), before any model score
-    constraints: Sequence[Constraint]  # model scores (topic, claim), cheapest first
+    constraints: Sequence[Constraint]  # model scores (topic, claim); a search checks the cheapest first
     transformation: Transformation
     sizes: SearchSettings
 

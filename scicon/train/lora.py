@@ -44,6 +44,7 @@ from scicon.classifier import (
     contradiction_probabilities_from_logits,
 )
 from scicon.errors import InputFormatError, ParamsError
+from scicon.io import staged_folder
 from scicon.models import resolve_model
 from scicon.records.dataset import Example
 from scicon.sampling import seeded_sample
@@ -324,21 +325,18 @@ def save_classifier(
     site-packages path would do neither. The cost is a copy of the base weights per
     classifier, which DVC's content-addressed cache stores once.
     """
-    import shutil
-
     output_dir = Path(output_dir)
-    staging = output_dir.with_name(f".{output_dir.name}.tmp")
-    shutil.rmtree(staging, ignore_errors=True)
     record = {"base_model": params.base_model, "max_length": params.max_length, "labels": labels}
-    if params.method == "full":
-        # every weight was trained: a plain model folder, its config naming the labels
-        model.save_pretrained(staging)
-        tokenizer.save_pretrained(staging)
-    else:
-        _save_adapter(model, tokenizer, params, output_dir, staging, labels)
-    (staging / RUN_RECORD).write_text(json.dumps(record, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    shutil.rmtree(output_dir, ignore_errors=True)
-    staging.rename(output_dir)
+    with staged_folder(output_dir) as staging:
+        if params.method == "full":
+            # every weight was trained: a plain model folder, its config naming the labels
+            model.save_pretrained(staging)
+            tokenizer.save_pretrained(staging)
+        else:
+            _save_adapter(model, tokenizer, params, output_dir, staging, labels)
+        (staging / RUN_RECORD).write_text(
+            json.dumps(record, indent=2, sort_keys=True) + "\n", encoding="utf-8"
+        )
 
 
 def _save_adapter(

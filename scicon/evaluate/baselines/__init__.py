@@ -16,10 +16,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
+from pydantic import Field
+
+from scicon.params import Section
 from scicon.registry import Registry
 
 if TYPE_CHECKING:
-    from scicon.evaluate.benchmarks import BenchmarkPair
+    from scicon.records.benchmark import BenchmarkPair
 
 
 class BaselineFactory(Protocol):
@@ -28,7 +31,13 @@ class BaselineFactory(Protocol):
     def __call__(self, settings: Any, seed: int) -> Callable[[Sequence[BenchmarkPair]], list[float]]: ...
 
 
-BASELINES: Registry[BaselineFactory] = Registry("baseline", package=__name__)
+class BaselineFacts(Section):
+    """What a baseline states when it registers."""
+
+    two_sided: bool = Field(default=False, description="no direction: reported both ways (`_negated`)")
+
+
+BASELINES: Registry[BaselineFactory] = Registry("baseline", package=__name__, facts=BaselineFacts)
 
 
 class BaselineUnavailable(Exception):

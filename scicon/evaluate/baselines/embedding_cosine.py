@@ -16,9 +16,9 @@ import numpy as np
 from pydantic import Field
 
 from scicon.evaluate.baselines import BASELINES
-from scicon.evaluate.benchmarks import BenchmarkPair
 from scicon.models import resolve_model
 from scicon.params import Section
+from scicon.records.benchmark import BenchmarkPair
 
 log = logging.getLogger(__name__)
 

@@ -25,8 +25,8 @@ import numpy as np
 from pydantic import Field
 
 from scicon.evaluate.baselines import BASELINES, BaselineUnavailable
-from scicon.evaluate.benchmarks import BenchmarkPair
 from scicon.params import Section
+from scicon.records.benchmark import BenchmarkPair
 
 log = logging.getLogger(__name__)
 

@@ -13,8 +13,8 @@ import re
 from collections.abc import Sequence
 
 from scicon.evaluate.baselines import BASELINES
-from scicon.evaluate.benchmarks import BenchmarkPair
 from scicon.negation import is_negation
+from scicon.records.benchmark import BenchmarkPair
 
 _WORD = re.compile(r"[\w']+")
 

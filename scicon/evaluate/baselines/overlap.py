@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 from scicon.evaluate.baselines import BASELINES
-from scicon.evaluate.benchmarks import BenchmarkPair
+from scicon.records.benchmark import BenchmarkPair
 
 _WORD = re.compile(r"\w+")
 

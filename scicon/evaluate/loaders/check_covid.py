@@ -15,7 +15,6 @@ from collections import Counter
 from pathlib import Path
 
 from scicon.errors import InputFormatError
-from scicon.evaluate.benchmarks import BenchmarkPair
 from scicon.evaluate.loaders import LOADERS
 from scicon.evaluate.loaders.labels import ClaimsAgainstCorpusOptions, log_left_out
 from scicon.evaluate.loaders.rows import (
@@ -26,6 +25,7 @@ from scicon.evaluate.loaders.rows import (
     three_way_pair,
 )
 from scicon.io import read_json_objects
+from scicon.records.benchmark import BenchmarkPair
 
 
 @LOADERS.register(

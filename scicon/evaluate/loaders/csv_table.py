@@ -6,9 +6,9 @@ from pathlib import Path
 
 from pydantic import Field
 
-from scicon.evaluate.benchmarks import BenchmarkPair
 from scicon.evaluate.loaders import LOADERS
 from scicon.evaluate.loaders.rows import ColumnOptions, pairs_from_columns, read_csv
+from scicon.records.benchmark import BenchmarkPair
 
 
 class CsvOptions(ColumnOptions):

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from scicon.evaluate.benchmarks import Benchmark, BenchmarkPair, LoaderOptions
-from scicon.evaluate.loaders import LOADERS
+from scicon.evaluate.loaders import LOADERS, LoaderOptions
 from scicon.negation import NEGATION_WORDS, remove_negation
+from scicon.records.benchmark import Benchmark, BenchmarkPair
 
 
 class HardOptions(LoaderOptions):

@@ -11,9 +11,9 @@ from pathlib import Path
 
 from pydantic import Field
 
-from scicon.evaluate.benchmarks import BenchmarkPair, LoaderOptions
-from scicon.evaluate.loaders import LOADERS
+from scicon.evaluate.loaders import LOADERS, LoaderOptions
 from scicon.evaluate.loaders.rows import line_error, line_key, read_csv, text
+from scicon.records.benchmark import BenchmarkPair
 
 LABELS = ("Supports", "Refutes", "Neutral")
 

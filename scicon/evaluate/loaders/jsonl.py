@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scicon.evaluate.benchmarks import BenchmarkPair
 from scicon.evaluate.loaders import LOADERS
 from scicon.evaluate.loaders.rows import ColumnOptions, pairs_from_columns
 from scicon.io import read_json_objects
+from scicon.records.benchmark import BenchmarkPair
 
 
 @LOADERS.register(

@@ -15,8 +15,8 @@ from collections import defaultdict
 from pathlib import Path
 
 from scicon.errors import InputFormatError
-from scicon.evaluate.benchmarks import BenchmarkPair
 from scicon.evaluate.loaders import LOADERS
+from scicon.records.benchmark import BenchmarkPair
 
 
 @LOADERS.register(

@@ -12,11 +12,11 @@ from pathlib import Path
 
 from pydantic import Field, field_validator
 
-from scicon.evaluate.benchmarks import BenchmarkPair, LoaderOptions
-from scicon.evaluate.loaders import LOADERS
+from scicon.evaluate.loaders import LOADERS, LoaderOptions
 from scicon.evaluate.loaders.rows import line_error, line_key, text
 from scicon.evaluate.specialties import SPECIALTY_KEYWORDS, keyword_pattern, specialty_pattern
 from scicon.io import read_json_objects
+from scicon.records.benchmark import BenchmarkPair
 
 LABELS = {"contradiction": 1, "entailment": 0, "neutral": 0}
 

@@ -26,8 +26,8 @@ from pathlib import Path, PurePosixPath
 from pydantic import Field
 
 from scicon.errors import InputFormatError
-from scicon.evaluate.benchmarks import BenchmarkPair, LoaderOptions
-from scicon.evaluate.loaders import LOADERS
+from scicon.evaluate.loaders import LOADERS, LoaderOptions
+from scicon.records.benchmark import BenchmarkPair
 
 LABELS = {"Contradiction": 1, "Entailment": 0}
 TYPES = ("Single", "Comparison")

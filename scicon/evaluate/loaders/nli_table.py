@@ -15,11 +15,11 @@ from pathlib import Path
 
 from pydantic import Field
 
-from scicon.evaluate.benchmarks import BenchmarkPair
 from scicon.evaluate.loaders import LOADERS
 from scicon.evaluate.loaders.labels import LabelMapOptions, log_left_out
 from scicon.evaluate.loaders.rows import line_error, line_key, read_csv, text, three_way_pair
 from scicon.io import read_json_objects
+from scicon.records.benchmark import BenchmarkPair
 
 
 class NliTableOptions(LabelMapOptions):

@@ -10,8 +10,9 @@ from pathlib import Path
 from pydantic import Field
 
 from scicon.errors import InputFormatError, InputNotFoundError
-from scicon.evaluate.benchmarks import BenchmarkPair, LoaderOptions
+from scicon.evaluate.loaders import LoaderOptions
 from scicon.io import decoded_lines, read_json_objects
+from scicon.records.benchmark import BenchmarkPair
 
 
 def line_error(path: Path, line: int, message: str) -> InputFormatError:

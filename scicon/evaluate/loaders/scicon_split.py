@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scicon.evaluate.benchmarks import BenchmarkPair
 from scicon.evaluate.loaders import LOADERS
 from scicon.io import read_jsonl
+from scicon.records.benchmark import BenchmarkPair
 from scicon.records.dataset import Example
 
 

@@ -26,6 +26,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from pydantic import Field
+
+from scicon.params import Section
 from scicon.records.base import TargetLabel
 from scicon.registry import Entry, Registry
 
@@ -35,7 +38,15 @@ if TYPE_CHECKING:
 
 OperatorFunction = Callable[["Analysis", "AbstractContext | None"], list[tuple[str, str]]]
 
-OPERATORS: Registry[OperatorFunction] = Registry("rule operator", package=__name__)
+
+class OperatorFacts(Section):
+    """What a rule operator states when it registers."""
+
+    label: TargetLabel = Field(description="the label its edits are meant to carry")
+    default: bool = Field(default=True, description="among the operators used when none are named")
+
+
+OPERATORS: Registry[OperatorFunction] = Registry("rule operator", package=__name__, facts=OperatorFacts)
 
 
 @dataclass(frozen=True)
@@ -57,12 +68,7 @@ class RuleOperator:
 
     @classmethod
     def from_entry(cls, entry: Entry[OperatorFunction]) -> RuleOperator:
-        label = entry.extra.get("label")
-        if not isinstance(label, TargetLabel):
-            raise TypeError(f"rule operator {entry.name!r} is registered without a TargetLabel label")
-        return cls(
-            entry.name, label, entry.factory, entry.description, bool(entry.extra.get("default", True))
-        )
+        return cls(entry.name, entry.extra["label"], entry.factory, entry.description, entry.extra["default"])
 
     def propose(self, analysis: Analysis, context: AbstractContext | None) -> list[Proposal]:
         """The operator's distinct edits of the sentence, in the operator's order."""
