@@ -165,10 +165,17 @@ def test_no_claims_is_an_error_and_one_study_an_empty_result_that_says_why(tmp_p
         lambda pairs: [0.9] * len(pairs),
     )
     assert result.pairs == [] and "all 3 claims come from one study" in result.report["empty_reason"]
+    # the whole run: a corpus of one abstract loads no model and says why
+    one = run_find(_params(classifier="/nonexistent"), _topic(), [], one_study)
+    assert one.pairs == [] and "come from one study" in one.report["empty_reason"]
 
 
 def _params(**changes) -> FindParams:
     return section("find", FindParams, **changes)
+
+
+def _topic() -> TopicModelSettings:
+    return TopicModelSettings.model_validate(component_values("similarity", "embedding")["topic_model"])
 
 
 @pytest.fixture(scope="module")
@@ -178,7 +185,7 @@ def found(tmp_path_factory, demo_abstracts):
     root = tmp_path_factory.mktemp("find")
     classifier = save_tiny_bert(root / "classifier", {0: "non_contradiction", 1: "contradiction"})
     params = _params(classifier=str(classifier), min_same_topic=0.0, threshold=0.0, min_shared_terms=2)
-    topic = TopicModelSettings.model_validate(component_values("similarity", "embedding")["topic_model"])
+    topic = _topic()
     claims = read_claims_file(FIND / "claims.tsv")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("SCICON_CACHE_DIR", str(root / "cache"))

@@ -101,10 +101,15 @@ def require_claims(claims: Sequence[Claim], origin: str) -> None:
         raise NoWorkError(f"find: no claims in {origin}: nothing to compare (check find.claim_roles)")
 
 
+def normalised_text(text: str) -> str:
+    """The text as the same sentence compares: case and spacing ignored."""
+    return " ".join(text.lower().split())
+
+
 def _deduplicated(claims: list[Claim]) -> list[Claim]:
     kept: dict[tuple[str, str], Claim] = {}
     for claim in claims:
-        kept.setdefault((claim.group, " ".join(claim.text.lower().split())), claim)
+        kept.setdefault((claim.group, normalised_text(claim.text)), claim)
     if len(kept) < len(claims):
         log.info("claims: %d repeated within their study, kept once", len(claims) - len(kept))
     return list(kept.values())

@@ -13,7 +13,7 @@ from scicon.find.params import FindParams
 from scicon.find.run import FindResult, find_contradictions
 from scicon.fitted.base import encode
 from scicon.fitted.topic_model import TopicModelSettings, fit_topic_model
-from scicon.io import atomic_open, read_jsonl, write_jsonl
+from scicon.io import atomic_open, read_jsonl, staged_folder, write_jsonl
 from scicon.records.corpus import Abstract
 from scicon.records.find import Claim, FoundPair, StanceGroupRecord
 
@@ -36,6 +36,9 @@ def run_find(
     if claims is None:
         claims = claims_from_abstracts(calibration_abstracts, params.claim_roles, encoder)
     require_claims(claims, origin)
+    if len({claim.group for claim in claims}) < 2:
+        # nothing to compare, so nothing to fit or load: the result is empty and says why
+        return find_contradictions(claims, params, encoder, lambda cosines: [], lambda pairs: [])
     topic_model = fit_topic_model(calibration_abstracts, topic)
     classifier = ContradictionClassifier(params.classifier, batch_size=params.batch_size)
 
@@ -53,8 +56,9 @@ def write_outputs(
     result: FindResult, params: FindParams, out: Path, page: Path, reviews: dict[str, dict] | None = None
 ) -> None:
     """``contradictions.jsonl`` and ``stance_groups.jsonl`` into ``out``, and the page."""
-    write_jsonl(out / "contradictions.jsonl", result.pairs)
-    write_jsonl(out / "stance_groups.jsonl", result.groups)
+    with staged_folder(out) as staging:
+        write_jsonl(staging / "contradictions.jsonl", result.pairs)
+        write_jsonl(staging / "stance_groups.jsonl", result.groups)
     write_page(result.pairs, result.groups, result.report, params, page, reviews)
 
 

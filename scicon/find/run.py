@@ -10,10 +10,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from scicon.find.claims import normalised_text
 from scicon.find.neighbours import candidate_pairs
 from scicon.find.params import FindParams
-from scicon.find.stance import Edge, clusters, stance_groups
-from scicon.find.terms import compare
+from scicon.find.stance import STANCES, Edge, clusters, stance_groups
+from scicon.find.terms import Comparison, compare
 from scicon.records.find import Claim, FoundPair, Stance, StanceGroupRecord
 
 log = logging.getLogger(__name__)
@@ -21,6 +22,24 @@ log = logging.getLogger(__name__)
 Encoder = Callable[[Sequence[str]], np.ndarray]
 Calibrate = Callable[[Sequence[float]], list[float]]  # cosines mapped to [0, 1] -> P(same topic)
 Score = Callable[[Sequence[tuple[str, str]]], list[float]]  # calibrated P(contradiction)
+
+
+@dataclass
+class _Candidate:
+    first: int  # claim indices, first < second
+    second: int
+    cosine: float
+    same_topic: float
+    comparison: Comparison
+    score_ab: float | None = None  # calibrated P(contradiction), A then B; None: not scored
+    score_ba: float | None = None
+
+    @property
+    def score(self) -> float | None:
+        return None if self.score_ab is None else (self.score_ab + self.score_ba) / 2.0
+
+    def flagged(self, threshold: float) -> bool:
+        return self.score is not None and self.score >= threshold
 
 
 @dataclass
@@ -59,12 +78,12 @@ def find_contradictions(
 
     dropped: Counter = Counter()
     not_comparable: Counter = Counter()
-    kept = []
+    kept: list[_Candidate] = []
     for (i, j, cosine), probability in zip(neighbours.pairs, topic, strict=True):
         if probability < params.min_same_topic:
             dropped["below_min_same_topic"] += 1
             continue
-        if " ".join(claims[i].text.lower().split()) == " ".join(claims[j].text.lower().split()):
+        if normalised_text(claims[i].text) == normalised_text(claims[j].text):
             dropped["identical_text"] += 1
             continue
         comparison = compare(claims[i].text, claims[j].text, params.min_shared_terms)
@@ -73,7 +92,7 @@ def find_contradictions(
         if not comparison.comparable and params.not_comparable == "drop":
             dropped["not_comparable"] += 1
             continue
-        kept.append((i, j, cosine, probability, comparison))
+        kept.append(_Candidate(i, j, cosine, probability, comparison))
     log.info(
         "find: %d claims of %d studies, %d candidate pairs, %d kept (%s)",
         len(claims),
@@ -84,35 +103,25 @@ def find_contradictions(
     )
 
     started = time.perf_counter()
-    comparable = [row for row in kept if row[4].comparable]
-    texts = [(claims[i].text, claims[j].text) for i, j, *_ in comparable]
+    comparable = [candidate for candidate in kept if candidate.comparison.comparable]
+    texts = [(claims[c.first].text, claims[c.second].text) for c in comparable]
     both = score(texts + [(second, first) for first, second in texts])
     timings["score"] = time.perf_counter() - started
-    scores = {
-        (row[0], row[1]): (ab, ba)
-        for row, ab, ba in zip(comparable, both[: len(texts)], both[len(texts) :], strict=True)
-    }
-
-    scored = []
-    for i, j, cosine, probability, comparison in kept:
-        ab, ba = scores.get((i, j), (None, None))
-        mean = None if ab is None else (ab + ba) / 2.0
-        flagged = mean is not None and mean >= params.threshold
-        scored.append((i, j, cosine, probability, comparison, ab, ba, mean, flagged))
+    for candidate, ab, ba in zip(comparable, both[: len(texts)], both[len(texts) :], strict=True):
+        candidate.score_ab, candidate.score_ba = ab, ba
     # comparable pairs by score, then the rest by topic: most worth reading first
-    scored.sort(
-        key=lambda row: (
-            row[7] is None,
-            -(row[7] if row[7] is not None else row[3]),
-            claims[row[0]].claim_id,
-            claims[row[1]].claim_id,
+    kept.sort(
+        key=lambda c: (
+            c.score is None,
+            -(c.score if c.score is not None else c.same_topic),
+            claims[c.first].claim_id,
+            claims[c.second].claim_id,
         )
     )
 
-    edges = [Edge(row[0], row[1], row[8]) for row in scored if row[4].comparable]
+    edges = [Edge(c.first, c.second, c.flagged(params.threshold)) for c in kept if c.comparison.comparable]
     labels = clusters(len(claims), edges)
     names, parts = stance_groups(labels, edges)
-    order = {"yes": 0, "no": 1, "mixed": 2, "neither": 3}
     groups = [
         StanceGroupRecord(
             question=part.question,
@@ -120,7 +129,7 @@ def find_contradictions(
             members=tuple(
                 Stance(claim=claims[index], stance=stance)
                 for index, stance in sorted(
-                    part.stances.items(), key=lambda item: (order[item[1]], claims[item[0]].claim_id)
+                    part.stances.items(), key=lambda item: (STANCES.index(item[1]), claims[item[0]].claim_id)
                 )
             ),
         )
@@ -129,21 +138,21 @@ def find_contradictions(
     pairs = [
         FoundPair(
             rank=rank,
-            pair_id=f"{claims[i].claim_id}|{claims[j].claim_id}",
-            a=claims[i],
-            b=claims[j],
-            score=_rounded(mean),
-            score_ab=_rounded(ab),
-            score_ba=_rounded(ba),
-            flagged=flagged,
-            same_topic=round(probability, 6),
-            cosine=round(cosine, 6),
-            comparable=comparison.comparable,
-            not_comparable=comparison.not_comparable,
-            shared_terms=comparison.shared_terms,
-            question=names.get(int(labels[i]), "") if comparison.comparable else "",
+            pair_id=f"{claims[c.first].claim_id}|{claims[c.second].claim_id}",
+            a=claims[c.first],
+            b=claims[c.second],
+            score=_rounded(c.score),
+            score_ab=_rounded(c.score_ab),
+            score_ba=_rounded(c.score_ba),
+            flagged=c.flagged(params.threshold),
+            same_topic=round(c.same_topic, 6),
+            cosine=round(c.cosine, 6),
+            comparable=c.comparison.comparable,
+            not_comparable=c.comparison.not_comparable,
+            shared_terms=c.comparison.shared_terms,
+            question=names.get(int(labels[c.first]), "") if c.comparison.comparable else "",
         )
-        for rank, (i, j, cosine, probability, comparison, ab, ba, mean, flagged) in enumerate(scored, start=1)
+        for rank, c in enumerate(kept, start=1)
     ]
     flagged_pairs = [pair for pair in pairs if pair.flagged]
     report |= {

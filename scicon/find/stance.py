@@ -20,7 +20,8 @@ import numpy as np
 from scipy.sparse import coo_matrix
 from scipy.sparse.csgraph import connected_components
 
-YES, NO, NEITHER, MIXED = "yes", "no", "neither", "mixed"
+YES, NO, MIXED, NEITHER = "yes", "no", "mixed", "neither"
+STANCES = (YES, NO, MIXED, NEITHER)  # the order a group lists its members in
 
 
 @dataclass(frozen=True)
