@@ -168,13 +168,8 @@ def _precision(labels: list[str]) -> dict:
     }
 
 
-def read_review(folder: Path, ks: Sequence[int] = (10, 25, 50)) -> dict:
-    """Check the answers of a review folder, write ``reviewed.jsonl`` and return the figures."""
-    if not (folder / KEY_FILE).is_file():
-        raise InputNotFoundError(
-            f"{folder / KEY_FILE}: not found (is {folder} a folder written by `review export`?)"
-        )
-    items = {item.item_id: item for item in read_jsonl(folder / KEY_FILE, ReviewItem)}
+def _answers(folder: Path, items: dict[str, ReviewItem]) -> dict[str, tuple[str, int]]:
+    """Every answer line of ``annotations/*.tsv`` as (label, garbled) by item, checked."""
     answers: dict[str, tuple[str, int]] = {}
     for path in sorted((folder / ANNOTATIONS).glob("*.tsv")):
         annotator = path.name.split(".", 1)[0]
@@ -191,6 +186,17 @@ def read_review(folder: Path, ks: Sequence[int] = (10, 25, 50)) -> dict:
             if garbled not in ("0", "1"):
                 raise InputFormatError(str(path), f"garbled {garbled!r} is not 0 or 1", number)
             answers[item_id] = (label, int(garbled))
+    return answers
+
+
+def read_review(folder: Path, ks: Sequence[int] = (10, 25, 50)) -> dict:
+    """Check the answers of a review folder, write ``reviewed.jsonl`` and return the figures."""
+    if not (folder / KEY_FILE).is_file():
+        raise InputNotFoundError(
+            f"{folder / KEY_FILE}: not found (is {folder} a folder written by `review-export`?)"
+        )
+    items = {item.item_id: item for item in read_jsonl(folder / KEY_FILE, ReviewItem)}
+    answers = _answers(folder, items)
     missing = [item_id for item_id in items if item_id not in answers]
     controls: dict[str, list[bool]] = {}
     for item in items.values():
@@ -202,7 +208,10 @@ def read_review(folder: Path, ks: Sequence[int] = (10, 25, 50)) -> dict:
         key=lambda i: i.rank,
     )
     below = [item for item in items.values() if item.source == "below" and item.item_id in answers]
-    labels_of = lambda chosen: [answers[item.item_id][0] for item in chosen]  # noqa: E731
+
+    def labels_of(chosen: Sequence[ReviewItem]) -> list[str]:
+        return [answers[item.item_id][0] for item in chosen]
+
     reviewed = [
         {
             "pair_id": item.pair_id,
