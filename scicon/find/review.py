@@ -25,7 +25,7 @@ from pydantic import Field
 from scicon.audit.agreement import wilson_interval
 from scicon.errors import InputFormatError, InputNotFoundError, NoWorkError
 from scicon.io import atomic_open, read_json_objects, read_jsonl, write_json, write_jsonl
-from scicon.judgements.readback import tsv_reads
+from scicon.judgements.readback import checked_answers, tsv_reads
 from scicon.records.base import Record
 from scicon.records.find import FoundPair
 
@@ -64,16 +64,20 @@ def _item_id(seed: int, key: str) -> str:
     return "f-" + hashlib.sha256(f"{seed}:{key}".encode()).hexdigest()[:10]
 
 
-def _gold_controls(path: Path, count: int, rng: random.Random) -> list[dict]:
-    rows = [row for _, row in read_json_objects(path)]
-    for number, row in enumerate(rows, start=1):
+def _read_gold(path: Path) -> list[dict]:
+    rows = []
+    for number, row in read_json_objects(path):
         if not {"id", "sentence1", "sentence2", "gold"} <= set(row):
             raise InputFormatError(str(path), "a gold row needs id, sentence1, sentence2 and gold", number)
+        rows.append(row)
+    return rows
+
+
+def _gold_controls(rows: list[dict], count: int, rng: random.Random) -> list[dict]:
     contradictions = [row for row in rows if row["gold"] == "contradiction"]
     others = [row for row in rows if row["gold"] != "contradiction"]
     wanted = min(len(contradictions), max(1, count // 3)) if count else 0
-    chosen = rng.sample(contradictions, wanted) + rng.sample(others, min(len(others), count - wanted))
-    return chosen
+    return rng.sample(contradictions, wanted) + rng.sample(others, min(len(others), count - wanted))
 
 
 def export_review(
@@ -121,8 +125,9 @@ def export_review(
             )
         )
     if gold is not None and controls_per_batch:
+        gold_rows = _read_gold(gold)
         for name in names:
-            for row in _gold_controls(gold, controls_per_batch, rng):
+            for row in _gold_controls(gold_rows, controls_per_batch, rng):
                 items.append(
                     ReviewItem(
                         item_id=_item_id(seed, f"{name}:{row['id']}"),
@@ -173,19 +178,9 @@ def _answers(folder: Path, items: dict[str, ReviewItem]) -> dict[str, tuple[str,
     answers: dict[str, tuple[str, int]] = {}
     for path in sorted((folder / ANNOTATIONS).glob("*.tsv")):
         annotator = path.name.split(".", 1)[0]
-        for number, item_id, label, garbled in tsv_reads(path):
-            item = items.get(item_id)
-            if item is None or item.annotator != annotator:
-                raise InputFormatError(str(path), f"item {item_id!r} was not given to {annotator}", number)
-            if item_id in answers:
-                raise InputFormatError(str(path), f"item {item_id} answered twice", number)
-            if label not in LABELS:
-                raise InputFormatError(
-                    str(path), f"label {label!r} is not one of {', '.join(LABELS)}", number
-                )
-            if garbled not in ("0", "1"):
-                raise InputFormatError(str(path), f"garbled {garbled!r} is not 0 or 1", number)
-            answers[item_id] = (label, int(garbled))
+        given = {item_id for item_id, item in items.items() if item.annotator == annotator}
+        for item_id, label, garbled in checked_answers(path, tsv_reads(path), annotator, given, LABELS):
+            answers[item_id] = (label, garbled)
     return answers
 
 

@@ -132,25 +132,39 @@ def read_round(folder: Path) -> RoundAnswers:
         if annotator in answers.files:
             raise InputFormatError(str(path), f"{annotator} already answered in {answers.files[annotator]}")
         answers.files[annotator] = str(path)
-        given = set(answers.assignments[annotator])
-        seen: dict[str, int] = {}
         rows = tsv_reads(path) if path.suffix == ".tsv" else _labelstudio_reads(path)
-        for number, item_id, label, garbled in rows:
-            if item_id not in given:
-                raise InputFormatError(str(path), f"item {item_id!r} was not given to {annotator}", number)
-            if item_id in seen:
-                raise InputFormatError(
-                    str(path), f"item {item_id} answered twice (first on line {seen[item_id]})", number
-                )
-            if label not in LABELS:
-                raise InputFormatError(
-                    str(path), f"label {label!r} is not one of {', '.join(LABELS)}", number
-                )
-            if garbled not in ("0", "1"):
-                raise InputFormatError(str(path), f"garbled {garbled!r} is not 0 or 1", number)
-            seen[item_id] = number
-            answers.reads.append(Read(annotator, item_id, label, int(garbled)))
+        given = set(answers.assignments[annotator])
+        for item_id, label, garbled in checked_answers(path, rows, annotator, given, LABELS):
+            answers.reads.append(Read(annotator, item_id, label, garbled))
     return answers
+
+
+def checked_answers(
+    path: Path,
+    rows: list[tuple[int, str, str, str]],
+    annotator: str,
+    given: set[str],
+    labels: tuple[str, ...],
+) -> list[tuple[str, str, int]]:
+    """An annotator's answer rows as (item, label, garbled); an item not given to them, one
+    answered twice, a label not among ``labels`` or a garbled flag other than 0/1 stops with
+    the file and line named."""
+    seen: dict[str, int] = {}
+    checked = []
+    for number, item_id, label, garbled in rows:
+        if item_id not in given:
+            raise InputFormatError(str(path), f"item {item_id!r} was not given to {annotator}", number)
+        if item_id in seen:
+            raise InputFormatError(
+                str(path), f"item {item_id} answered twice (first on line {seen[item_id]})", number
+            )
+        if label not in labels:
+            raise InputFormatError(str(path), f"label {label!r} is not one of {', '.join(labels)}", number)
+        if garbled not in ("0", "1"):
+            raise InputFormatError(str(path), f"garbled {garbled!r} is not 0 or 1", number)
+        seen[item_id] = number
+        checked.append((item_id, label, int(garbled)))
+    return checked
 
 
 def majority_label(labels: list[str]) -> str:
