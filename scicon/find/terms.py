@@ -58,8 +58,16 @@ class Comparison:
         return not self.not_comparable
 
 
+@dataclass(frozen=True)
+class _Populations:
+    pattern: re.Pattern  # every phrase, longest first
+    named: dict[str, str]  # phrase -> population
+    within: dict[str, str]  # population -> the broader one it belongs to
+    words: frozenset[str]  # the words of every phrase: not content terms
+
+
 @functools.cache
-def _populations() -> tuple[re.Pattern, dict[str, str], dict[str, str]]:
+def _populations() -> _Populations:
     named, within = {}, {}
     for row in read_table(POPULATIONS):
         named[row.fields["phrase"]] = row.fields["population"]
@@ -67,16 +75,17 @@ def _populations() -> tuple[re.Pattern, dict[str, str], dict[str, str]]:
             within[row.fields["population"]] = row.fields["within"]
     phrases = sorted(named, key=len, reverse=True)
     pattern = re.compile(r"\b(" + "|".join(re.escape(phrase) for phrase in phrases) + r")\b")
-    return pattern, named, within
+    words = frozenset(word for phrase in named for word in phrase.split())
+    return _Populations(pattern, named, within, words)
 
 
-def populations(text: str) -> set[str]:
-    pattern, named, _ = _populations()
-    return {named[match] for match in pattern.findall(text.lower())}
+def populations(text: str) -> frozenset[str]:
+    table = _populations()
+    return frozenset(table.named[match] for match in table.pattern.findall(text.lower()))
 
 
 def _broader(population: str) -> set[str]:
-    _, _, within = _populations()
+    within = _populations().within
     chain = {population}
     while population in within:
         population = within[population]
@@ -92,8 +101,8 @@ def _normalised(word: str) -> str:
     return getLemma(word.lower(), upos="NOUN")[0]
 
 
-def content_terms(text: str) -> set[str]:
-    population_words = {word for phrase in _populations()[1] for word in phrase.split()}
+def content_terms(text: str) -> frozenset[str]:
+    population_words = _populations().words
     terms = set()
     for word in WORD.findall(text):
         lower = word.lower()
@@ -105,18 +114,32 @@ def content_terms(text: str) -> set[str]:
         ):
             continue
         terms.add(_normalised(word))
-    return terms
+    return frozenset(terms)
 
 
-def doses(text: str) -> set[tuple[float, str]]:
-    return {(float(value), unit.lower().replace("μ", "µ")) for value, unit in DOSE.findall(text)}
+def doses(text: str) -> frozenset[tuple[float, str]]:
+    return frozenset((float(value), unit.lower().replace("μ", "µ")) for value, unit in DOSE.findall(text))
 
 
-def durations(text: str) -> set[float]:
-    return {float(value) * DAYS[unit.lower().rstrip("s")] for value, unit in DURATION.findall(text)}
+def durations(text: str) -> frozenset[float]:
+    return frozenset(float(value) * DAYS[unit.lower().rstrip("s")] for value, unit in DURATION.findall(text))
 
 
-def _conflicting_populations(first: set[str], second: set[str]) -> bool:
+@dataclass(frozen=True)
+class _Facts:
+    terms: frozenset[str]
+    doses: frozenset[tuple[float, str]]
+    durations: frozenset[float]
+    populations: frozenset[str]
+
+
+# A claim is compared with each of its neighbours in turn: what its text says is read once.
+@functools.lru_cache(maxsize=8192)
+def _facts(text: str) -> _Facts:
+    return _Facts(content_terms(text), doses(text), durations(text), populations(text))
+
+
+def _conflicting_populations(first: frozenset[str], second: frozenset[str]) -> bool:
     if not first or not second:
         return False
     return not any(a in _broader(b) or b in _broader(a) for a in first for b in second)
@@ -133,11 +156,13 @@ def _describe(values: Iterable) -> str:
 
 def compare(first: str, second: str, min_shared_terms: int) -> Comparison:
     """What ``first`` and ``second`` share and why (if at all) their text says they are not comparable."""
-    shared = content_terms(first) & content_terms(second)
-    first_doses, second_doses = doses(first), doses(second)
-    shared |= {f"{value:g} {unit}" for value, unit in first_doses & second_doses}
+    one, other = _facts(first), _facts(second)
+    first_doses, second_doses = one.doses, other.doses
+    shared = set(one.terms & other.terms) | {
+        f"{value:g} {unit}" for value, unit in first_doses & second_doses
+    }
     reasons = []
-    first_people, second_people = populations(first), populations(second)
+    first_people, second_people = one.populations, other.populations
     if _conflicting_populations(first_people, second_people):
         reasons.append(f"population: {_describe(first_people)} vs {_describe(second_people)}")
     for unit in sorted({unit for _, unit in first_doses} & {unit for _, unit in second_doses}):
@@ -147,7 +172,7 @@ def compare(first: str, second: str, min_shared_terms: int) -> Comparison:
             reasons.append(
                 f"dose: {_describe(f'{v:g} {unit}' for v in a)} vs {_describe(f'{v:g} {unit}' for v in b)}"
             )
-    first_days, second_days = durations(first), durations(second)
+    first_days, second_days = one.durations, other.durations
     if first_days and second_days and not any(_close(a, b) for a in first_days for b in second_days):
         first_text = _describe(f"{d:g} days" for d in first_days)
         reasons.append(f"follow-up: {first_text} vs {_describe(f'{d:g} days' for d in second_days)}")
