@@ -169,7 +169,6 @@ def find_contradictions(
         "neighbour_slots_read": neighbours.looked_at,
         "timings": {
             "seconds": {name: round(seconds, 3) for name, seconds in timings.items()},
-            "claims_encoded_per_second": _rate(len(claims), timings["encode"]),
             "pairs_scored_per_second": _rate(len(both), timings["score"]),
         },
     }
