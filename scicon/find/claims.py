@@ -16,9 +16,10 @@ from pathlib import Path
 import numpy as np
 
 from scicon.errors import InputFormatError, NoWorkError
-from scicon.io import decoded_lines, read_json_objects
+from scicon.io import read_json_objects
 from scicon.records.corpus import Abstract, Role
 from scicon.records.find import Claim
+from scicon.tsv import read_table
 
 log = logging.getLogger(__name__)
 
@@ -127,25 +128,5 @@ def _jsonl_rows(path: Path) -> Iterable[tuple[int, dict]]:
 
 
 def _tsv_rows(path: Path) -> Iterable[tuple[int, dict]]:
-    header: list[str] | None = None
-    with open(path, "rb") as stream:
-        for number, raw in enumerate(decoded_lines(stream, str(path), "utf-8-sig"), start=1):
-            line = raw.rstrip("\r\n")
-            if not line.strip() or line.startswith("#"):
-                continue
-            cells = [cell.strip() for cell in line.split("\t")]
-            if header is None:
-                header = cells
-                missing = [name for name in REQUIRED if name not in header]
-                if missing:
-                    raise InputFormatError(
-                        str(path),
-                        f"the header names no {missing[0]!r} column (columns: {', '.join(FIELDS)})",
-                        number,
-                    )
-                continue
-            if len(cells) != len(header):
-                raise InputFormatError(
-                    str(path), f"expected {len(header)} tab-separated fields, found {len(cells)}", number
-                )
-            yield number, dict(zip(header, cells, strict=True))
+    for row in read_table(path, required=REQUIRED):
+        yield row.line, row.fields
