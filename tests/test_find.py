@@ -151,6 +151,13 @@ def test_a_bad_claims_file_names_its_file_and_line(tmp_path, content, message):
     assert message in str(error.value)
 
 
+def test_a_claims_jsonl_field_that_is_not_text_names_its_line(tmp_path):
+    path = tmp_path / "claims.jsonl"
+    path.write_text('{"id": 7, "text": "Drug X helped."}\n{"id": "c2", "text": ["Drug X", "helped"]}\n')
+    with pytest.raises(InputFormatError, match="claims.jsonl:2: field 'text' is not text or a number"):
+        read_claims_file(path)
+
+
 def test_no_claims_is_an_error_and_one_study_an_empty_result_that_says_why(tmp_path):
     path = tmp_path / "claims.tsv"
     path.write_text("id\ttext\n", encoding="utf-8")

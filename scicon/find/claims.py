@@ -118,13 +118,13 @@ def _deduplicated(claims: list[Claim]) -> list[Claim]:
 
 def _jsonl_rows(path: Path) -> Iterable[tuple[int, dict]]:
     for number, row in read_json_objects(path):
-        yield (
-            number,
-            {
-                key: value if value is None or isinstance(value, str) else str(value)
-                for key, value in row.items()
-            },
-        )
+        fields = {}
+        for key, value in row.items():
+            if isinstance(value, bool) or not isinstance(value, str | int | float | None):
+                # a list or an object printed as text would be a silently wrong claim
+                raise InputFormatError(str(path), f"field {key!r} is not text or a number", number)
+            fields[key] = value if value is None or isinstance(value, str) else str(value)
+        yield number, fields
 
 
 def _tsv_rows(path: Path) -> Iterable[tuple[int, dict]]:
