@@ -38,6 +38,8 @@ SentencePair = tuple[str, str]
 
 RUN_RECORD = "scicon_classifier.json"  # written by the finetune stage: base model, max_length, labels
 CALIBRATION_FILE = "calibration.json"
+# what a judge folder holds instead of a model when its stage was told not to train one
+UNTRAINED_MARKER = "untrained.json"
 ADAPTER_CONFIG = "adapter_config.json"
 BASE_FOLDER = "base"  # the base model, its config naming the labels, inside an adapter folder
 CONTRADICTION = "contradiction"

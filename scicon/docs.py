@@ -49,7 +49,7 @@ def _registry(kind: str):
     from scicon.backbones import BACKENDS
     from scicon.constraints import CONSTRAINTS
     from scicon.evaluate.baselines import BASELINES
-    from scicon.evaluate.loaders import LOADERS
+    from scicon.evaluate.loaders import BENCHMARK_LOADERS
     from scicon.goal import GOALS
     from scicon.rules.operators import OPERATORS
     from scicon.search import SEARCHES
@@ -61,7 +61,7 @@ def _registry(kind: str):
         "goal": GOALS,
         "search": SEARCHES,
         "backend": BACKENDS,
-        "loader": LOADERS,
+        "loader": BENCHMARK_LOADERS,
         "baseline": BASELINES,
         "operator": OPERATORS,
     }
@@ -116,20 +116,21 @@ def _table(registry, header: tuple[str, ...], notes: Callable, columns: Callable
 
 
 def loaders_table() -> str:
-    """Markdown table of the benchmark loaders: kind, what it reads, its options."""
-    from scicon.evaluate.loaders import LOADERS
+    """Markdown table of the loaders, evaluation's own included: kind, what it reads, its options."""
+    from scicon.evaluate.loaders import BENCHMARK_LOADERS
 
     def notes(entry) -> str:
-        if entry.extra.get("derived"):
-            return " (derived: no path)"
-        if entry.extra.get("reads_folders"):
-            return " (path: a file or a folder)"
-        return ""
+        said = [
+            "derived: no path" if entry.extra["derived"] else "",
+            "path: a file or a folder" if entry.extra["reads_folders"] else "",
+            "evaluation only" if entry.factory.__module__.startswith("scicon.evaluate.") else "",
+        ]
+        return f" ({'; '.join(filter(None, said))})" if any(said) else ""
 
     def columns(entry) -> list[str]:
         return [entry.extra["keys"], entry.extra["groups"]]
 
-    return _table(LOADERS, ("kind", "reads", "pair key", "grouped by", "options"), notes, columns)
+    return _table(BENCHMARK_LOADERS, ("kind", "reads", "pair key", "grouped by", "options"), notes, columns)
 
 
 def baselines_table() -> str:

@@ -73,10 +73,15 @@ class Entry(Generic[F]):
 class Registry(Generic[F]):
     """Components of one kind by name, discovered from ``package`` on first use."""
 
-    def __init__(self, kind: str, package: str, facts: type[BaseModel] | None = None):
+    def __init__(
+        self, kind: str, package: str, facts: type[BaseModel] | None = None, base: Registry[F] | None = None
+    ):
         self.kind = kind
         self.package = package
         self.facts = facts  # what each registration of this kind states beyond the common keywords
+        # a registry this one extends: its entries are found here too, and a name stays unique
+        # across both, so code that needs only the base never imports this package
+        self.base = base
         self._entries: dict[str, Entry[F]] = {}
         self._discovered = False
         self._lock = threading.RLock()
@@ -137,27 +142,37 @@ class Registry(Generic[F]):
             module = importlib.import_module(self.package)
             for info in pkgutil.iter_modules(module.__path__):
                 importlib.import_module(f"{self.package}.{info.name}")
+            if self.base is not None:
+                self.base._discover()
+                twice = sorted(set(self._entries) & set(self.base._entries))
+                if twice:
+                    raise ValueError(
+                        f"{self.kind} {', '.join(map(repr, twice))} registered in both {self.package} "
+                        f"and the registry it extends, {self.base.package}"
+                    )
             self._discovered = True
+
+    def _all_entries(self) -> dict[str, Entry[F]]:
+        self._discover()
+        return {**(self.base._all_entries() if self.base is not None else {}), **self._entries}
 
     def get(self, name: str, key: str | None = None) -> Entry[F]:
         """The entry ``name``; a ParamsError names the params ``key`` and the known entries."""
-        self._discover()
-        if name not in self._entries:
+        entries = self._all_entries()
+        if name not in entries:
             where = f"{key}: " if key else ""
             raise ParamsError(f"{where}unknown {self.kind} {name!r} (known: {', '.join(self.names())})")
-        return self._entries[name]
+        return entries[name]
 
     def __getitem__(self, name: str) -> Entry[F]:
         return self.get(name)
 
     def __contains__(self, name: object) -> bool:
-        self._discover()
-        return name in self._entries
+        return name in self._all_entries()
 
     def names(self) -> tuple[str, ...]:
-        self._discover()
-        return tuple(sorted(self._entries))
+        return tuple(sorted(self._all_entries()))
 
     def __iter__(self) -> Iterator[Entry[F]]:
-        self._discover()
-        return iter([self._entries[name] for name in sorted(self._entries)])
+        entries = self._all_entries()
+        return iter([entries[name] for name in sorted(entries)])

@@ -15,7 +15,7 @@ from scicon.backbones.params import BackboneParams
 from scicon.errors import ParamsError
 from scicon.evaluate.benchmarks import load_benchmarks
 from scicon.evaluate.judge import GOLD
-from scicon.evaluate.params import EvaluateParams, GoldSpec
+from scicon.evaluate.params import EvaluateParams
 from scicon.evaluate.run import (
     ZERO_SHOT,
     JudgeSettings,
@@ -29,6 +29,7 @@ from scicon.headline import write_report_and_headline
 from scicon.io import read_jsonl, staged_folder
 from scicon.params import load_key, load_section
 from scicon.plots import write_csv
+from scicon.readers.sets import GoldSpec
 from scicon.records.dataset import Example
 from scicon.stage import add_metrics_arguments, run_stage, stage_parser
 

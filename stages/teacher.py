@@ -11,10 +11,10 @@ accept, and how precisely) are the evaluate stage's, so a threshold sweep never 
 from pathlib import Path
 
 from scicon.dataset.sources import SourcePaths
-from scicon.evaluate.params import GoldSpec
 from scicon.headline import write_report_and_headline
 from scicon.params import load_key, load_section
 from scicon.plots import write_training_curves
+from scicon.readers.sets import GoldSpec
 from scicon.stage import add_metrics_arguments, add_training_curve_arguments, run_stage, stage_parser
 from scicon.teacher.data import teacher_data
 from scicon.teacher.gold import gold_figures

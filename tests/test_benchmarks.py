@@ -11,11 +11,11 @@ import pytest
 
 from scicon.errors import InputFormatError, ParamsError
 from scicon.evaluate.benchmarks import Skipped, load_benchmarks
-from scicon.evaluate.loaders import LOADERS
+from scicon.evaluate.loaders import BENCHMARK_LOADERS as LOADERS
 from scicon.evaluate.loaders.hard import harden
-from scicon.evaluate.params import BenchmarkSpec
 from scicon.io import write_jsonl
 from scicon.negation import remove_negation
+from scicon.readers.sets import SetSpec
 from scicon.records.benchmark import Benchmark
 from scicon.records.dataset import Example
 
@@ -25,8 +25,8 @@ HEALTHVER = {"contradiction": ["Refutes"]}
 HARD = {"negation_words": None}
 
 
-def spec(kind, path=None, **options) -> BenchmarkSpec:
-    return BenchmarkSpec(kind=kind, path=None if path is None else str(path), options=options)
+def spec(kind, path=None, **options) -> SetSpec:
+    return SetSpec(kind=kind, path=None if path is None else str(path), options=options)
 
 
 def test_every_loader_is_registered_with_its_options():

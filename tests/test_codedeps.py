@@ -9,12 +9,14 @@ import yaml
 
 from scicon.codedeps import (
     CODE_STAGE,
+    ROOT,
     check,
     code_digest,
     code_listing,
     import_closure,
     model_folder_problems,
     rerun_keys,
+    stage_scripts,
     write_digests,
 )
 from scicon.evolve.params import EvolveParams
@@ -203,3 +205,16 @@ def test_check_wants_the_code_stage_and_each_stage_on_its_digest_file_not_on_mod
         "run: deps lack code/run.txt (the digest of the code stages/run.py runs)",
         "run: deps list scicon/a.py; the stage's code is code/run.txt alone",
     ]
+
+
+def test_a_loader_only_evaluation_reads_is_code_of_the_evaluate_stage_alone():
+    """A new evaluation-only loader (a module of scicon/evaluate/loaders) must rerun evaluate
+    and nothing else: the judges and the build read through scicon.readers."""
+    evaluation_loaders = ROOT / "scicon" / "evaluate" / "loaders"
+    readers = ROOT / "scicon" / "readers"
+    for script in stage_scripts():
+        closure = import_closure(ROOT / script)
+        has_evaluation_loaders = any(path.is_relative_to(evaluation_loaders) for path in closure)
+        assert has_evaluation_loaders == (script == "stages/evaluate.py"), script
+        if script in ("stages/teacher.py", "stages/entailment.py", "stages/build.py", "stages/evaluate.py"):
+            assert any(path.is_relative_to(readers) for path in closure), script

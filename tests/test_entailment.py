@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from scicon.classifier import ENTAILMENT, ContradictionClassifier
-from scicon.entailment import UNTRAINED_MARKER
+from scicon.classifier import ENTAILMENT, UNTRAINED_MARKER, ContradictionClassifier
 from scicon.entailment.params import EntailmentParams
 from scicon.entailment.train import entailment_data
 from scicon.errors import InputFormatError, ParamsError

@@ -8,7 +8,7 @@ import pytest
 
 from scicon.evaluate.benchmarks import load_benchmarks
 from scicon.evaluate.judge import has_facets, judge_figures
-from scicon.evaluate.params import BenchmarkSpec
+from scicon.readers.sets import SetSpec
 
 GOLD = Path(__file__).parent / "fixtures" / "labelled" / "gold" / "gold_dev.jsonl"
 # items: original e, original n, rule negation_insert c, rule negation_insert n,
@@ -19,7 +19,7 @@ SETTINGS = {"resamples": 300, "confidence": 0.9, "seed": 3}
 
 @pytest.fixture(scope="module")
 def pairs():
-    return load_benchmarks({"gold": BenchmarkSpec(kind="gold", path=str(GOLD), options=None)})["gold"].pairs
+    return load_benchmarks({"gold": SetSpec(kind="gold", path=str(GOLD), options=None)})["gold"].pairs
 
 
 def test_overall_and_within_the_rule_negatives(pairs):

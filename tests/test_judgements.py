@@ -354,7 +354,7 @@ def test_round_trip_gives_the_labelled_set_in_the_gold_format(corpus, tmp_path):
     assert judgements and all(j.id in items for j in judgements)
     assert all(j.gold == contradicts(items[j.id]) for j in judgements)
     # the gold loader reads it as a labelled set, grouped by abstract, three-way labels kept
-    from scicon.evaluate.loaders.gold import load_gold
+    from scicon.readers.gold import load_gold
 
     pairs = load_gold(out, None)
     assert {p.group for p in pairs} <= {j.pmid for j in judgements}

@@ -11,12 +11,11 @@ import pytest
 
 from scicon.errors import ChecksumMismatchError, InputFormatError
 from scicon.evaluate.benchmarks import Skipped, load_benchmarks
-from scicon.evaluate.params import BenchmarkSpec
 from scicon.io import hash_file
 from scicon.labelled import download as downloads
 from scicon.labelled.candidates import labelled_candidates, weighted
-from scicon.labelled.params import LabelledSpec
 from scicon.labelled.sources import SOURCES, LabelledSource, SourceFile
+from scicon.readers.sets import LabelledSpec, SetSpec
 from scicon.teacher.params import TeacherParams
 from tests.params_defaults import section
 
@@ -27,7 +26,7 @@ TABLE = {"sentence1": "premise", "sentence2": "hypothesis", "label": "label", "g
 
 
 def load(kind: str, path: Path | str, options: dict | None) -> list:
-    (loaded,) = load_benchmarks({"x": BenchmarkSpec(kind=kind, path=str(path), options=options)}).values()
+    (loaded,) = load_benchmarks({"x": SetSpec(kind=kind, path=str(path), options=options)}).values()
     assert not isinstance(loaded, Skipped), loaded
     return loaded.pairs
 

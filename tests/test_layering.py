@@ -64,6 +64,7 @@ LAYER = {
     "scicon.params": "foundations",
     "scicon.paths": "foundations",
     "scicon.prompts": "foundations",
+    "scicon.readers": "foundations",
     "scicon.records": "foundations",
     "scicon.registry": "foundations",
     "scicon.rules": "foundations",

@@ -17,8 +17,8 @@ import pytest
 
 from scicon.errors import InputFormatError
 from scicon.evaluate.benchmarks import load_benchmarks
-from scicon.evaluate.loaders.nli4ct import Nli4ctOptions, load_nli4ct
-from scicon.evaluate.params import BenchmarkSpec
+from scicon.readers.nli4ct import Nli4ctOptions, load_nli4ct
+from scicon.readers.sets import SetSpec
 from scicon.records.benchmark import Benchmark
 
 DEV_IDS = [f"3f1c2a10-000{i}-4a6e-9d1e-00000000000{i}" for i in range(1, 5)]
@@ -86,7 +86,7 @@ def test_the_split_option_names_the_statements_file(release_folder):
 
 def test_registered_loader_takes_the_zip_through_params(release_folder, tmp_path):
     archive = zip_release(release_folder, tmp_path / "training_data.zip")
-    spec = BenchmarkSpec(kind="nli4ct", path=str(archive), options={"split": "dev"})
+    spec = SetSpec(kind="nli4ct", path=str(archive), options={"split": "dev"})
     loaded = load_benchmarks({"nli4ct_dev": spec})["nli4ct_dev"]
     assert isinstance(loaded, Benchmark) and loaded.labels == [0, 1, 1, 0]
 

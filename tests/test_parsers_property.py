@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from scicon.audit.annotations import read_annotations
 from scicon.corpus.readers import read_corpus
 from scicon.errors import SciconError
-from scicon.evaluate.loaders import LOADERS
+from scicon.evaluate.loaders import BENCHMARK_LOADERS as LOADERS
 from scicon.prompts import parse_rewrite
 from scicon.records.base import Skip
 from tests.params_defaults import section_values

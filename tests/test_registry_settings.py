@@ -105,10 +105,10 @@ def test_a_mixed_transformation_asks_for_the_settings_of_its_parts(built):
 
 
 def test_a_misspelt_or_missing_registration_fact_stops_the_registration_naming_it():
-    from scicon.evaluate.loaders import LoaderFacts
+    from scicon.readers import LoaderFacts
     from scicon.registry import Registry
 
-    loaders = Registry("benchmark loader", package="scicon.evaluate.loaders", facts=LoaderFacts)
+    loaders = Registry("benchmark loader", package="scicon.readers", facts=LoaderFacts)
     with pytest.raises(TypeError, match=r"benchmark loader 'tsv': registration keyword reads_folder: Extra"):
         loaders.register("tsv", keys="line", groups="premise", reads_folder=True)
     with pytest.raises(
@@ -148,3 +148,53 @@ def test_the_choices_params_yaml_lists_beside_each_part_are_the_registered_ones(
         names = {slot.short_name(entry) for entry in slot.entries()} | ({"off"} if slot.can_be_off else set())
         assert listed("  ", slot.key) == names, f"evolve.{slot.key}"
     assert listed("  ", "backend") == set(BACKENDS.names())
+
+
+def test_a_registry_that_extends_another_finds_both_and_refuses_a_name_in_both():
+    from scicon.readers import LoaderFacts
+    from scicon.registry import Registry
+
+    def reads(source, options):
+        return []
+
+    def derives(source, options):
+        return []
+
+    base = Registry("benchmark loader", package="scicon.readers", facts=LoaderFacts)
+    extended = Registry("benchmark loader", package="scicon.evaluate.loaders", facts=LoaderFacts, base=base)
+    base.register("tsv", keys="line", groups="premise")(reads)
+    extended.register("shuffled", keys="as its base", groups="as its base", derived=True)(derives)
+    assert extended.names() == ("shuffled", "tsv") and extended["tsv"].factory is reads
+    assert "shuffled" not in base and base.names() == ("tsv",)
+    with pytest.raises(ParamsError, match=r"unknown benchmark loader 'shuffled' \(known: tsv\)"):
+        base.get("shuffled")
+
+    twice = Registry("benchmark loader", package="scicon.evaluate.loaders", facts=LoaderFacts, base=base)
+    twice.register("tsv", keys="line", groups="premise")(derives)
+    with pytest.raises(
+        ValueError, match=r"'tsv' registered in both scicon.evaluate.loaders and .* scicon.readers"
+    ):
+        twice.names()
+
+
+def test_the_judges_and_the_build_read_with_the_readers_and_only_evaluation_has_its_own_loaders(tmp_path):
+    from scicon.evaluate.loaders import BENCHMARK_LOADERS
+    from scicon.labelled.candidates import labelled_candidates
+    from scicon.readers import LOADERS
+    from scicon.teacher.params import TeacherParams
+    from tests.params_defaults import section
+
+    evaluation_only = set(BENCHMARK_LOADERS.names()) - set(LOADERS.names())
+    assert evaluation_only == {"hard", "scicon"}
+    assert all(
+        BENCHMARK_LOADERS[name].factory.__module__.startswith("scicon.evaluate.loaders.")
+        for name in evaluation_only
+    )
+    assert all(entry.factory.__module__.startswith("scicon.readers.") for entry in LOADERS)
+
+    split = tmp_path / "test.jsonl"
+    split.write_text("", encoding="utf-8")
+    ours = {"kind": "scicon", "path": str(split), "options": {}, "weight": 1.0, "cap": None}
+    params = section("teacher", TeacherParams, labelled={"ours": ours})
+    with pytest.raises(ParamsError, match=r"teacher.labelled.ours.kind: unknown benchmark loader 'scicon'"):
+        labelled_candidates(params, None)

@@ -10,13 +10,13 @@ from sklearn.metrics import roc_auc_score
 
 from scicon.backbones.base import YesNo
 from scicon.errors import ParamsError
-from scicon.evaluate.benchmarks import Skipped
 from scicon.evaluate.ngrams import ngram_set, overlap
 from scicon.evaluate.params import EvaluateParams
 from scicon.evaluate.roc import auc_with_interval, paired_auc_test, rank_auc, roc_points, stratified_resamples
 from scicon.evaluate.run import ZERO_SHOT, ModelScorer, build_baselines, evaluate_benchmarks
 from scicon.evaluate.zero_shot import zero_shot_scores
 from scicon.goal.llm import LlmContradictionScorer
+from scicon.readers.sets import Skipped
 from scicon.records.benchmark import Benchmark, BenchmarkPair
 from tests.params_defaults import section
 

@@ -15,8 +15,8 @@ from scicon.dataset.sources import SourcePaths, SourceReport, read_sources
 from scicon.errors import NoWorkError
 from scicon.io import atomic_open
 from scicon.labelled.candidates import LABELLED_PREFIX, labelled_candidates, weighted
-from scicon.labelled.params import labelled_base
 from scicon.params import Thresholds
+from scicon.readers.sets import labelled_base
 
 log = logging.getLogger(__name__)
 

@@ -6,8 +6,8 @@ from enum import StrEnum
 
 from pydantic import Field, field_validator, model_validator
 
-from scicon.labelled.params import LabelledSpec
 from scicon.params import Section
+from scicon.readers.sets import LabelledSpec
 
 
 class BuildSource(StrEnum):

@@ -7,6 +7,3 @@ only (the teacher's loaders, ``entailment.labelled``), calibrates it on held-out
 and saves it like the teacher (``models/entailment``); the pairs stage uses it to choose
 the supporting result and to drop pairs it does not believe (docs/entailment.md).
 """
-
-# The file an untrained judge folder holds instead of a model (entailment.train: false).
-UNTRAINED_MARKER = "untrained.json"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from scicon.labelled.params import LabelledSpec
 from scicon.params import Section
+from scicon.readers.sets import LabelledSpec
 from scicon.train.params import FinetuneParams
 
 

@@ -7,20 +7,13 @@ import re
 from pydantic import Field, field_validator
 
 from scicon.params import Section
+from scicon.readers.sets import SetSpec
 
 _NAME = re.compile(r"[a-z0-9_]+")
 
 
-class BenchmarkSpec(Section):
-    """One benchmark: a loader kind from the registry, a path, and the loader's options."""
-
-    kind: str = Field(min_length=1)
-    path: str | None = Field(description="file or folder; null for derived benchmarks (kind: hard)")
-    options: dict | None = Field(description="the loader's options ({} or null when it takes none)")
-
-
 class EvaluateParams(Section):
-    benchmarks: dict[str, BenchmarkSpec] = Field(min_length=1)
+    benchmarks: dict[str, SetSpec] = Field(min_length=1)
     classifiers: dict[str, str] = Field(description="name -> classifier folder; every pair is compared")
     zero_shot: bool
     baselines: dict[str, dict | None] = Field(description="baseline name -> its settings ({} when none)")
@@ -46,12 +39,3 @@ class EvaluateParams(Section):
             if reserved in classifiers:
                 raise ValueError(f"{reserved!r} names another scorer; choose another classifier name")
         return classifiers
-
-
-class GoldSpec(BenchmarkSpec):
-    """Gold in-domain pairs (``gold`` in params.yaml): the yardstick of every judge, read by the
-    teacher and evaluate stages; ``path`` null leaves the figures out."""
-
-    bootstrap_resamples: int = Field(gt=0)
-    confidence_level: float = Field(gt=0.0, lt=1.0)
-    seed: int

@@ -33,11 +33,11 @@ from dataclasses import dataclass, field
 from scicon.calibration import calibration_report
 from scicon.errors import ParamsError
 from scicon.evaluate.baselines import BASELINES, BaselineUnavailable
-from scicon.evaluate.benchmarks import Skipped
 from scicon.evaluate.judge import has_facets, judge_figures
 from scicon.evaluate.ngrams import ngram_set, overlap
 from scicon.evaluate.params import EvaluateParams
 from scicon.evaluate.roc import auc_with_interval, paired_auc_test, roc_points
+from scicon.readers.sets import Skipped
 from scicon.records.benchmark import Benchmark, BenchmarkPair
 from scicon.sampling import seeded_sample
 

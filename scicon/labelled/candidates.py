@@ -16,8 +16,7 @@ import numpy as np
 
 from scicon.classifier import CONTRADICTION
 from scicon.errors import InputFormatError, InputNotFoundError
-from scicon.evaluate.benchmarks import Skipped, load_benchmarks
-from scicon.labelled.params import LabelledSpec, labelled_base, resolved
+from scicon.readers.sets import LabelledSpec, Skipped, labelled_base, load_sets, resolved
 from scicon.records.benchmark import BenchmarkPair
 from scicon.records.dataset import Candidate, Example
 from scicon.sampling import seeded_sample
@@ -66,7 +65,9 @@ def labelled_candidates(
     label 1 for the class ``positive`` (``section`` names the params section in errors)."""
     candidates: list[Candidate] = []
     counts: dict[str, int] = {}
-    for name, loaded in load_benchmarks(resolved(params.labelled), labelled_base(labelled_root)).items():
+    for name, loaded in load_sets(
+        resolved(params.labelled), labelled_base(labelled_root), section=f"{section}.labelled"
+    ).items():
         if isinstance(loaded, Skipped):
             raise InputNotFoundError(
                 f"{section}.labelled.{name}: {loaded.reason} (labelled_root: {labelled_root})"

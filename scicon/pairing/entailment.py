@@ -27,8 +27,7 @@ class EntailmentJudge:
     """Calibrated P(entailment) from the entailment stage's classifier folder."""
 
     def __init__(self, folder: str | Path) -> None:
-        from scicon.classifier import ENTAILMENT, ContradictionClassifier
-        from scicon.entailment import UNTRAINED_MARKER
+        from scicon.classifier import ENTAILMENT, UNTRAINED_MARKER, ContradictionClassifier
 
         if not Path(folder).is_dir():
             raise InputNotFoundError(

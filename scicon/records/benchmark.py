@@ -1,4 +1,4 @@
-"""Benchmarks as the loaders read them (:mod:`scicon.evaluate.loaders`): labelled sentence pairs."""
+"""Benchmarks as the loaders read them (:mod:`scicon.readers`): labelled sentence pairs."""
 
 from __future__ import annotations
 

@@ -24,7 +24,7 @@ from scicon.dataset.build import BuiltDataset, build_dataset
 from scicon.dataset.params import BuildSource
 from scicon.dataset.sources import SourcePaths, SourceReport, read_sources
 from scicon.labelled.candidates import labelled_candidates, weighted
-from scicon.labelled.params import LabelledSpec
+from scicon.readers.sets import LabelledSpec
 from scicon.records.dataset import Candidate
 from scicon.teacher.params import TeacherParams
 

@@ -14,10 +14,9 @@ import json
 import logging
 from pathlib import Path
 
-from scicon.evaluate.benchmarks import Skipped, load_benchmarks
 from scicon.evaluate.judge import GOLD, judge_figures
-from scicon.evaluate.params import GoldSpec
 from scicon.params import load_key, load_section
+from scicon.readers.sets import GoldSpec, Skipped, load_sets
 from scicon.stage import run_stage
 
 log = logging.getLogger(__name__)
@@ -29,7 +28,7 @@ def gold_figures(model_dir: Path, gold: GoldSpec, target: float | None = None) -
 
     if not gold.path:
         return None
-    loaded = load_benchmarks({GOLD: gold})[GOLD]
+    loaded = load_sets({GOLD: gold})[GOLD]
     if isinstance(loaded, Skipped):
         return {"status": "skipped", "reason": loaded.reason}
     classifier = ContradictionClassifier(model_dir)

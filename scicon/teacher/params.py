@@ -5,8 +5,8 @@ from __future__ import annotations
 from pydantic import Field, field_validator, model_validator
 
 from scicon.dataset.params import BuildSource
-from scicon.labelled.params import LabelledSpec
 from scicon.params import Section
+from scicon.readers.sets import LabelledSpec
 from scicon.train.params import FinetuneParams
 
 # The teacher is trained before the search runs, so it can learn from nothing the search makes.

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from scicon.evaluate.loaders import LOADERS, LoaderOptions
+from scicon.evaluate.loaders import BENCHMARK_LOADERS
 from scicon.negation import NEGATION_WORDS, remove_negation
+from scicon.readers import LoaderOptions
 from scicon.records.benchmark import Benchmark, BenchmarkPair
 
 
@@ -31,7 +32,7 @@ def harden(pairs: list[BenchmarkPair], words: frozenset[str] = NEGATION_WORDS) -
     ]
 
 
-@LOADERS.register(
+@BENCHMARK_LOADERS.register(
     "hard",
     keys="as its base",
     groups="as its base",

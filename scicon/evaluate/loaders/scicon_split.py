@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scicon.evaluate.loaders import LOADERS
+from scicon.evaluate.loaders import BENCHMARK_LOADERS
 from scicon.io import read_jsonl
 from scicon.records.benchmark import BenchmarkPair
 from scicon.records.dataset import Example
 
 
-@LOADERS.register(
+@BENCHMARK_LOADERS.register(
     "scicon",
     keys="`<example_id>`",
     groups="abstract (PMID)",

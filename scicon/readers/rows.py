@@ -10,8 +10,8 @@ from pathlib import Path
 from pydantic import Field
 
 from scicon.errors import InputFormatError, InputNotFoundError
-from scicon.evaluate.loaders import LoaderOptions
 from scicon.io import decoded_lines, read_json_objects
+from scicon.readers import LoaderOptions
 from scicon.records.benchmark import BenchmarkPair
 
 

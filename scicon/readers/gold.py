@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scicon.evaluate.loaders import LOADERS
-from scicon.evaluate.loaders.rows import NLI_LABELS, line_error, text
 from scicon.io import read_json_objects
+from scicon.readers import LOADERS
+from scicon.readers.rows import NLI_LABELS, line_error, text
 from scicon.records.benchmark import BenchmarkPair
 
 FACETS = ("source", "operator", "kind", "garbled")

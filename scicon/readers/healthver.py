@@ -11,8 +11,8 @@ from pathlib import Path
 
 from pydantic import Field
 
-from scicon.evaluate.loaders import LOADERS, LoaderOptions
-from scicon.evaluate.loaders.rows import line_error, line_key, read_csv, text
+from scicon.readers import LOADERS, LoaderOptions
+from scicon.readers.rows import line_error, line_key, read_csv, text
 from scicon.records.benchmark import BenchmarkPair
 
 LABELS = ("Supports", "Refutes", "Neutral")

@@ -15,10 +15,10 @@ from pathlib import Path
 
 from pydantic import Field
 
-from scicon.evaluate.loaders import LOADERS
-from scicon.evaluate.loaders.labels import LabelMapOptions, log_left_out
-from scicon.evaluate.loaders.rows import line_error, line_key, read_csv, text, three_way_pair
 from scicon.io import read_json_objects
+from scicon.readers import LOADERS
+from scicon.readers.labels import LabelMapOptions, log_left_out
+from scicon.readers.rows import line_error, line_key, read_csv, text, three_way_pair
 from scicon.records.benchmark import BenchmarkPair
 
 

@@ -15,7 +15,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from scicon.errors import InputFormatError
-from scicon.evaluate.loaders import LOADERS
+from scicon.readers import LOADERS
 from scicon.records.benchmark import BenchmarkPair
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from scicon.evaluate.loaders import LOADERS
-from scicon.evaluate.loaders.rows import ColumnOptions, pairs_from_columns
 from scicon.io import read_json_objects
+from scicon.readers import LOADERS
+from scicon.readers.rows import ColumnOptions, pairs_from_columns
 from scicon.records.benchmark import BenchmarkPair
 
 

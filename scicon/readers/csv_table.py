@@ -6,8 +6,8 @@ from pathlib import Path
 
 from pydantic import Field
 
-from scicon.evaluate.loaders import LOADERS
-from scicon.evaluate.loaders.rows import ColumnOptions, pairs_from_columns, read_csv
+from scicon.readers import LOADERS
+from scicon.readers.rows import ColumnOptions, pairs_from_columns, read_csv
 from scicon.records.benchmark import BenchmarkPair
 
 

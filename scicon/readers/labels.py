@@ -8,8 +8,8 @@ from pathlib import Path
 
 from pydantic import Field, field_validator
 
-from scicon.evaluate.loaders import LoaderOptions
-from scicon.evaluate.loaders.rows import NLI_LABELS, line_error
+from scicon.readers import LoaderOptions
+from scicon.readers.rows import NLI_LABELS, line_error
 
 log = logging.getLogger(__name__)
 

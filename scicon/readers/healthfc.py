@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from scicon.evaluate.loaders import LOADERS
-from scicon.evaluate.loaders.labels import LabelMapOptions, log_left_out
-from scicon.evaluate.loaders.rows import line_key, read_csv, text, three_way_pair
+from scicon.readers import LOADERS
+from scicon.readers.labels import LabelMapOptions, log_left_out
+from scicon.readers.rows import line_key, read_csv, text, three_way_pair
 from scicon.records.benchmark import BenchmarkPair
 
 

@@ -15,16 +15,16 @@ from collections import Counter
 from pathlib import Path
 
 from scicon.errors import InputFormatError
-from scicon.evaluate.loaders import LOADERS
-from scicon.evaluate.loaders.labels import ClaimsAgainstCorpusOptions, log_left_out
-from scicon.evaluate.loaders.rows import (
+from scicon.io import read_json_objects
+from scicon.readers import LOADERS
+from scicon.readers.labels import ClaimsAgainstCorpusOptions, log_left_out
+from scicon.readers.rows import (
     evidence_text,
     line_error,
     read_corpus,
     text,
     three_way_pair,
 )
-from scicon.io import read_json_objects
 from scicon.records.benchmark import BenchmarkPair
 
 

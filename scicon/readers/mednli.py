@@ -2,7 +2,7 @@
 
 JSON Lines with ``sentence1``, ``sentence2`` and ``gold_label`` in entailment /
 neutral / contradiction, as in ``mli_test_v1.jsonl``. Option ``specialty`` keeps a
-subset by keyword (:mod:`scicon.evaluate.specialties`), ``keywords`` a custom one.
+subset by keyword (:mod:`scicon.readers.specialties`), ``keywords`` a custom one.
 Pairs are grouped by premise: MedNLI writes three hypotheses for each.
 """
 
@@ -12,10 +12,10 @@ from pathlib import Path
 
 from pydantic import Field, field_validator
 
-from scicon.evaluate.loaders import LOADERS, LoaderOptions
-from scicon.evaluate.loaders.rows import line_error, line_key, text
-from scicon.evaluate.specialties import SPECIALTY_KEYWORDS, keyword_pattern, specialty_pattern
 from scicon.io import read_json_objects
+from scicon.readers import LOADERS, LoaderOptions
+from scicon.readers.rows import line_error, line_key, text
+from scicon.readers.specialties import SPECIALTY_KEYWORDS, keyword_pattern, specialty_pattern
 from scicon.records.benchmark import BenchmarkPair
 
 LABELS = {"contradiction": 1, "entailment": 0, "neutral": 0}

@@ -26,7 +26,7 @@ from pathlib import Path, PurePosixPath
 from pydantic import Field
 
 from scicon.errors import InputFormatError
-from scicon.evaluate.loaders import LOADERS, LoaderOptions
+from scicon.readers import LOADERS, LoaderOptions
 from scicon.records.benchmark import BenchmarkPair
 
 LABELS = {"Contradiction": 1, "Entailment": 0}
