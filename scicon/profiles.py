@@ -207,7 +207,9 @@ def read_back(assignment: str) -> object:
 
 def validate(params: dict) -> None:
     """Every section of the changed params must still validate (the stages would refuse it)."""
-    from scicon.codedeps import ROOT, sections_read, stage_script
+    from scicon.codedeps.closure import ROOT
+    from scicon.codedeps.dvcfile import stage_script
+    from scicon.codedeps.params_read import sections_read
 
     stages = yaml.safe_load((ROOT / "dvc.yaml").read_text(encoding="utf-8"))["stages"]
 

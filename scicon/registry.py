@@ -22,7 +22,7 @@ Each registry is typed by its kind's factory signature, a :class:`typing.Protoco
 the kind's interface (e.g. :class:`scicon.transformations.base.TransformationFactory`).
 
 Modules of a registry's package are code dependencies of every stage that uses the
-registry; :mod:`scicon.codedeps` knows this from the ``package=__name__`` argument.
+registry; :mod:`scicon.codedeps.closure` knows this from the ``package=__name__`` argument.
 """
 
 from __future__ import annotations

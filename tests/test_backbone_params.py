@@ -7,7 +7,7 @@ import pytest
 
 from perf.simulated_server import SimulatedServer
 from scicon.backbones import BACKENDS, BackboneParams, build_backend, load_backbone, merged_backbone_params
-from scicon.codedeps import rerun_keys
+from scicon.codedeps.params_read import rerun_keys
 from scicon.errors import ParamsError
 from scicon.params import result_settings
 from tests.params_defaults import section

@@ -7,18 +7,16 @@ from pathlib import Path
 
 import yaml
 
-from scicon.codedeps import (
-    CODE_STAGE,
+from scicon.codedeps.closure import (
     ROOT,
-    check,
     code_digest,
     code_listing,
     import_closure,
-    model_folder_problems,
-    rerun_keys,
     stage_scripts,
     write_digests,
 )
+from scicon.codedeps.dvcfile import CODE_STAGE, check, model_folder_problems
+from scicon.codedeps.params_read import rerun_keys
 from scicon.evolve.params import EvolveParams
 
 
@@ -90,7 +88,7 @@ def test_operational_keys_trigger_no_rerun():
 
 
 def test_a_stage_that_reads_one_top_level_key_declares_that_key_alone():
-    from scicon.codedeps import expected_params
+    from scicon.codedeps.params_read import expected_params
 
     evaluate = expected_params("stages/evaluate.py")
     assert {"target", "gold"} <= set(evaluate)  # precision at target, on gold
@@ -110,7 +108,7 @@ def test_a_block_without_operational_keys_is_declared_whole():
 
 
 def test_params_lists_become_one_paragraph_per_section():
-    from scicon.codedeps import params_as_paragraphs
+    from scicon.codedeps.dvcfile import params_as_paragraphs
 
     items = "".join(f"      - {key}\n" for key in ("evolve.seed", "evolve.goal", "sim", "claim"))
     block = f"  evolve:\n    params:\n{items}    outs:\n"
@@ -218,3 +216,11 @@ def test_a_loader_only_evaluation_reads_is_code_of_the_evaluate_stage_alone():
         assert has_evaluation_loaders == (script == "stages/evaluate.py"), script
         if script in ("stages/teacher.py", "stages/entailment.py", "stages/build.py", "stages/evaluate.py"):
             assert any(path.is_relative_to(readers) for path in closure), script
+
+
+def test_no_stage_runs_the_dvc_yaml_linter():
+    """The digest and the params reading are what a stage may use of codedeps; the dvc.yaml
+    checker and rewriter are for the developer's commands only."""
+    linter = {ROOT / "scicon" / "codedeps" / "dvcfile.py", ROOT / "scicon" / "codedeps" / "__main__.py"}
+    for script in stage_scripts():
+        assert not linter & set(import_closure(ROOT / script)), script

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from scicon.codedeps import ROOT, imported_modules, module_file, module_name
+from scicon.codedeps.closure import ROOT, imported_modules, module_file, module_name
 
 LAYERS = ("stages", "pipeline", "parts", "foundations")  # top to bottom
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from scicon import negation
-from scicon.codedeps import code_listing
+from scicon.codedeps.closure import code_listing
 from scicon.errors import InputFormatError
 from scicon.rules.operator_sets import rule_operator
 from scicon.rules.tagging import analyse

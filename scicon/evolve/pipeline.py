@@ -21,7 +21,8 @@ from scicon.backbones import load_backbone as load_configured_backbone
 from scicon.backbones.cache import CACHE_FILE, CallCache
 from scicon.backbones.params import BackboneParams
 from scicon.candidates import CandidateParams
-from scicon.codedeps import rerun_keys, stage_code_digest
+from scicon.codedeps.closure import stage_code_digest
+from scicon.codedeps.params_read import rerun_keys
 from scicon.errors import NoWorkError
 from scicon.evolve.assembly import build_searches, validated_settings
 from scicon.evolve.metrics import evolve_metrics, success_by_generation

@@ -48,7 +48,7 @@ def fitting_code_digest(module_file: str | Path) -> str:
     """A digest of the code that fits a model (its module, this one, the calibration), so a
     changed sampling or fitting procedure is refitted rather than read from the cache."""
     from scicon import calibration
-    from scicon.codedeps import code_digest
+    from scicon.codedeps.closure import code_digest
 
     return code_digest([Path(module_file), Path(__file__), Path(calibration.__file__)])
 
