@@ -46,7 +46,8 @@ import yaml
 
 from scicon.corpus.readers import read_corpus
 from scicon.fitted.base import is_held_out
-from scicon.fitted.claim_model import ClaimModelSettings, fit_claim_model, read_labelled_claims
+from scicon.fitted.claim_examples import read_labelled_claims
+from scicon.fitted.claim_model import ClaimModelSettings, fit_claim_model
 from scicon.fitted.topic_model import TopicModelSettings, fit_topic_model
 from scicon.pairing import build_pairs, make_cheap_selector
 from scicon.pairing.params import PairsParams

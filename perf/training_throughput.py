@@ -19,10 +19,11 @@ from pathlib import Path
 
 import numpy as np
 
+from scicon.classifier_folder import load_tokenizer
 from scicon.io import write_json
 from scicon.params import read_params_file, validate_section
 from scicon.records.dataset import Example
-from scicon.train.lora import encode, finetune, load_tokenizer
+from scicon.train.lora import encode, finetune
 from scicon.train.params import FinetuneParams
 
 REPO = Path(__file__).resolve().parent.parent

@@ -5,8 +5,8 @@ judge the pairs stage uses (``scicon.pairing.entailment``), scored by the same c
 
 A classifier folder is either what the finetune stage saves (a LoRA adapter with its
 trained head, the tokenizer, the base model in ``base/`` and a run record, see
-:func:`scicon.train.lora.save_classifier`) or any plain Hugging Face
-sequence-classification folder, such as an NLI cross-encoder. The contradiction
+:mod:`scicon.classifier_folder`) or any plain Hugging Face sequence-classification folder,
+such as an NLI cross-encoder. The contradiction
 class is found by name in the model's ``config.id2label``; the maximum input length
 comes from the run record when there is one, else from the tokenizer. If the folder
 holds ``calibration.json`` (a :class:`scicon.calibration.Calibration`), the scorer's
@@ -20,7 +20,6 @@ threads).
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 from collections.abc import Sequence
@@ -29,23 +28,21 @@ from pathlib import Path
 import numpy as np
 
 from scicon.calibration import Calibration
+from scicon.classifier_folder import (
+    BASE_FOLDER,
+    CALIBRATION_FILE,
+    load_model,
+    max_length_of,
+    read_run_record,
+)
 from scicon.errors import InputFormatError, InputNotFoundError
-from scicon.models import resolve_model
 
 log = logging.getLogger(__name__)
 
 SentencePair = tuple[str, str]
 
-RUN_RECORD = "scicon_classifier.json"  # written by the finetune stage: base model, max_length, labels
-CALIBRATION_FILE = "calibration.json"
-# what a judge folder holds instead of a model when its stage was told not to train one
-UNTRAINED_MARKER = "untrained.json"
-ADAPTER_CONFIG = "adapter_config.json"
-BASE_FOLDER = "base"  # the base model, its config naming the labels, inside an adapter folder
 CONTRADICTION = "contradiction"
 ENTAILMENT = "entailment"  # the entailment judge's positive class (its other one: non_entailment)
-# inputs longer than this are truncated when neither the run record nor the tokenizer says
-FALLBACK_MAX_LENGTH = 512
 
 
 def contradiction_probabilities_from_logits(logits: np.ndarray, label_index: int) -> np.ndarray:
@@ -81,57 +78,6 @@ def _device(requested: str | None):
     return torch.device(requested)
 
 
-def _read_run_record(folder: Path) -> dict:
-    path = folder / RUN_RECORD
-    if not path.is_file():
-        return {}
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as error:
-        raise InputFormatError(str(path), f"not valid JSON: {error.msg}", error.lineno) from error
-
-
-def _load_model(folder: Path, record: dict):
-    """The model of ``folder``: an adapter on its base, or a plain model.
-
-    LoRA stays unmerged: merging changes the floats slightly, and scores that break the
-    finetune stage's exact ties would make its reported ROC-AUC differ from evaluate's.
-    """
-    from transformers import AutoModelForSequenceClassification
-
-    if not (folder / ADAPTER_CONFIG).is_file():
-        return AutoModelForSequenceClassification.from_pretrained(folder)
-    from peft import PeftConfig, PeftModel
-
-    base_folder = folder / BASE_FOLDER
-    if (base_folder / "config.json").is_file():
-        base = AutoModelForSequenceClassification.from_pretrained(base_folder)
-    else:
-        # an adapter without its base (saved elsewhere, or by an older SciCon): the base
-        # named in the adapter config, labelled from the run record when there is one
-        reference = record.get("base_model") or PeftConfig.from_pretrained(folder).base_model_name_or_path
-        labels = {int(k): v for k, v in record.get("labels", {}).items()}
-        extra = {"num_labels": len(labels), "id2label": labels} if labels else {}
-        if labels:
-            extra["label2id"] = {name: index for index, name in labels.items()}
-        base = AutoModelForSequenceClassification.from_pretrained(resolve_model(reference), **extra)
-    return PeftModel.from_pretrained(base, folder)
-
-
-def _max_length(record: dict, tokenizer, config) -> int:
-    if record.get("max_length"):
-        return int(record["max_length"])
-    candidates = [
-        value
-        for value in (
-            getattr(tokenizer, "model_max_length", None),
-            getattr(config, "max_position_embeddings", None),
-        )
-        if isinstance(value, int) and 0 < value < 1_000_000
-    ]
-    return min(candidates) if candidates else FALLBACK_MAX_LENGTH
-
-
 class ContradictionClassifier:
     """P(contradiction) of sentence pairs from a classifier folder (see the module docstring).
 
@@ -156,8 +102,8 @@ class ContradictionClassifier:
         folder = Path(folder)
         if not folder.is_dir():
             raise InputNotFoundError(f"{folder}: classifier folder not found")
-        record = _read_run_record(folder)
-        model = _load_model(folder, record)
+        record = read_run_record(folder)
+        model = load_model(folder, record)
         tokenizer_source = folder if (folder / "tokenizer_config.json").is_file() else folder / BASE_FOLDER
         tokenizer = AutoTokenizer.from_pretrained(tokenizer_source)
         calibration_path = folder / CALIBRATION_FILE
@@ -165,7 +111,7 @@ class ContradictionClassifier:
         self._setup(
             model,
             tokenizer,
-            max_length=max_length or _max_length(record, tokenizer, model.config),
+            max_length=max_length or max_length_of(record, tokenizer, model.config),
             label=label_index(model.config.id2label, contradiction_label, str(folder / "config.json")),
             calibration=calibration,
             batch_size=batch_size,

@@ -8,15 +8,13 @@ from pathlib import Path
 import pytest
 
 from scicon.errors import InputFormatError, InputNotFoundError, ParamsError
-from scicon.fitted.claim_model import (
-    ClaimModelSettings,
+from scicon.fitted.claim_examples import (
     LabelledSentence,
     examples_from_roles,
-    fit_claim_model,
     meta_text_examples,
     read_labelled_claims,
-    training_examples,
 )
+from scicon.fitted.claim_model import ClaimModelSettings, fit_claim_model, training_examples
 from scicon.params import validate_section
 from scicon.records.corpus import Role
 from tests.params_defaults import component_values

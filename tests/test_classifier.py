@@ -14,8 +14,9 @@ import pytest
 
 from scicon.calibration import Calibration
 from scicon.classifier import ContradictionClassifier, contradiction_probabilities_from_logits
+from scicon.classifier_folder import load_base_model, load_tokenizer, save_classifier
 from scicon.errors import InputFormatError, InputNotFoundError
-from scicon.train.lora import load_base_model, load_tokenizer, lora_config, save_classifier
+from scicon.train.lora import LABELS, lora_config
 from scicon.train.params import FinetuneParams
 from tests.params_defaults import section
 from tests.tiny_models import save_tiny_bert
@@ -62,7 +63,7 @@ def trained_looking_adapter(base: Path):
 
     params = finetune_params(base)
     tokenizer = load_tokenizer(params.base_model)
-    model = get_peft_model(load_base_model(params.base_model, tokenizer), lora_config(params))
+    model = get_peft_model(load_base_model(params.base_model, tokenizer, LABELS), lora_config(params))
     generator = torch.Generator().manual_seed(11)
     with torch.no_grad():
         for weight in model.parameters():
@@ -84,7 +85,15 @@ def saved(tiny_base, tmp_path_factory):
     here = Path.cwd()
     os.chdir(root)  # DVC runs the stage from the repository root with relative paths
     try:
-        save_classifier(model, tokenizer, params, Path("models/classifier"))
+        save_classifier(
+            model,
+            tokenizer,
+            params.base_model,
+            params.max_length,
+            Path("models/classifier"),
+            LABELS,
+            params.seed,
+        )
     finally:
         os.chdir(here)
     return root, root / "models" / "classifier", expected

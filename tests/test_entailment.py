@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from scicon.classifier import ENTAILMENT, UNTRAINED_MARKER, ContradictionClassifier
+from scicon.classifier import ENTAILMENT, ContradictionClassifier
+from scicon.classifier_folder import UNTRAINED_MARKER
 from scicon.entailment.params import EntailmentParams
 from scicon.entailment.train import entailment_data
 from scicon.errors import InputFormatError, ParamsError

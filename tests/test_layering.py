@@ -54,6 +54,7 @@ LAYER = {
     "scicon.calibration": "foundations",
     "scicon.candidates": "foundations",
     "scicon.classifier": "foundations",
+    "scicon.classifier_folder": "foundations",
     "scicon.codedeps": "foundations",
     "scicon.errors": "foundations",
     "scicon.fitted": "foundations",

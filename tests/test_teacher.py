@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from scicon.classifier import CALIBRATION_FILE, ContradictionClassifier
+from scicon.classifier import ContradictionClassifier
+from scicon.classifier_folder import CALIBRATION_FILE
 from scicon.corpus import ingest
 from scicon.corpus.params import IngestParams
 from scicon.dataset.sources import SourcePaths

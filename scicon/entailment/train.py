@@ -22,7 +22,8 @@ from pathlib import Path
 import numpy as np
 
 from scicon.calibration import calibration_report
-from scicon.classifier import ENTAILMENT, UNTRAINED_MARKER
+from scicon.classifier import ENTAILMENT
+from scicon.classifier_folder import UNTRAINED_MARKER
 from scicon.dataset.build import BuiltDataset, build_dataset
 from scicon.entailment.params import EntailmentParams
 from scicon.errors import InputFormatError

@@ -35,7 +35,8 @@ def classifier_goal(settings: ClassifierGoalSettings, context: AssemblyContext):
     if not settings.model:
         raise ParamsError("evolve.settings.goal.classifier.model: the classifier goal needs a model folder")
     from scicon.backbones.cache import weights_identity
-    from scicon.classifier import CALIBRATION_FILE, ContradictionClassifier
+    from scicon.classifier import ContradictionClassifier
+    from scicon.classifier_folder import CALIBRATION_FILE
     from scicon.io import hash_file
 
     # the calibration is part of what the teacher answers, so part of its identity

@@ -27,7 +27,8 @@ class EntailmentJudge:
     """Calibrated P(entailment) from the entailment stage's classifier folder."""
 
     def __init__(self, folder: str | Path) -> None:
-        from scicon.classifier import ENTAILMENT, UNTRAINED_MARKER, ContradictionClassifier
+        from scicon.classifier import ENTAILMENT, ContradictionClassifier
+        from scicon.classifier_folder import UNTRAINED_MARKER
 
         if not Path(folder).is_dir():
             raise InputNotFoundError(

@@ -17,7 +17,8 @@ from pathlib import Path
 import numpy as np
 
 from scicon.calibration import Calibration, calibration_report, fit_calibration
-from scicon.classifier import CALIBRATION_FILE, CONTRADICTION, ContradictionClassifier
+from scicon.classifier import CONTRADICTION, ContradictionClassifier
+from scicon.classifier_folder import CALIBRATION_FILE
 from scicon.records.dataset import Example
 
 log = logging.getLogger(__name__)

@@ -17,13 +17,13 @@ present, plain AdamW otherwise.
 The saved folder loads with stock peft in a fresh process
 (``AutoPeftModelForSequenceClassification.from_pretrained(folder)``, with ``config.id2label``
 naming the contradiction class) and with :class:`scicon.classifier.ContradictionClassifier`
-from anywhere; see :func:`save_classifier` for how, and docs/evaluate.md for the trade-off.
+from anywhere; see :func:`scicon.classifier_folder.save_classifier` for how, and
+docs/evaluate.md for the trade-off.
 """
 
 from __future__ import annotations
 
 import importlib.util
-import json
 import logging
 import math
 import tempfile
@@ -36,16 +36,9 @@ import numpy as np
 import torch
 from sklearn.metrics import roc_auc_score
 
-from scicon.classifier import (
-    BASE_FOLDER,
-    CONTRADICTION,
-    RUN_RECORD,
-    ContradictionClassifier,
-    contradiction_probabilities_from_logits,
-)
+from scicon.classifier import CONTRADICTION, ContradictionClassifier, contradiction_probabilities_from_logits
+from scicon.classifier_folder import load_base_model, load_tokenizer, save_classifier
 from scicon.errors import InputFormatError, ParamsError
-from scicon.io import staged_folder
-from scicon.models import resolve_model
 from scicon.records.dataset import Example
 from scicon.sampling import seeded_sample
 from scicon.train.params import FinetuneParams
@@ -82,30 +75,6 @@ def choose_precision(requested: str) -> dict:
     if requested in ("bf16", "fp16") and not torch.cuda.is_available():
         raise ParamsError(f"finetune.precision={requested} needs a CUDA GPU; use auto or fp32 on CPU")
     return {"bf16": requested == "bf16", "fp16": requested == "fp16"}
-
-
-def load_tokenizer(reference: str):
-    from transformers import AutoTokenizer
-
-    tokenizer = AutoTokenizer.from_pretrained(resolve_model(reference))
-    if tokenizer.pad_token is None:
-        # decoder-only backbones (Llama, Mistral) ship without a pad token
-        tokenizer.pad_token = tokenizer.eos_token
-    return tokenizer
-
-
-def load_base_model(reference: str, tokenizer, labels: dict[int, str] = LABELS):
-    from transformers import AutoModelForSequenceClassification
-
-    model = AutoModelForSequenceClassification.from_pretrained(
-        resolve_model(reference),
-        num_labels=len(labels),
-        id2label=labels,
-        label2id={name: value for value, name in labels.items()},
-    )
-    if model.config.pad_token_id is None:
-        model.config.pad_token_id = tokenizer.pad_token_id
-    return model
 
 
 def lora_config(params: FinetuneParams):
@@ -159,18 +128,55 @@ def finetune(
 ) -> FinetuneResult:
     """Fine-tune ``params.base_model`` on ``train`` (LoRA or every weight, ``params.method``) and save
     the classifier in ``output_dir``, its classes named by ``labels`` (label 1 is the positive one)."""
-    from peft import get_peft_model
-    from transformers import (
-        DataCollatorWithPadding,
-        EarlyStoppingCallback,
-        Trainer,
-        TrainingArguments,
-        set_seed,
-    )
+    from transformers import set_seed
 
+    set_seed(params.seed)
+    train, use_dev = _training_examples(train, dev, params)
+    tokenizer = load_tokenizer(params.base_model)
+    model, trainable, total = _model_to_train(params, tokenizer, labels)
+    run = _train(model, tokenizer, train, dev if use_dev else None, params)
+    loss_curve, dev_curve = _curves(run.history)
+    # Training-set ROC-AUC shows whether the model fits; a seeded sample says as much as
+    # scoring every example, at a fraction of the time on a CPU.
+    train_sample = seeded_sample(train, TRAIN_AUC_SAMPLE, params.seed)
+    positive = labels[POSITIVE]
+    train_auc = score_examples_auc(model, tokenizer, train_sample, params.max_length, positive)
+    dev_auc = score_examples_auc(model, tokenizer, dev, params.max_length, positive) if use_dev else None
+    save_classifier(model, tokenizer, params.base_model, params.max_length, output_dir, labels, params.seed)
+
+    metrics = {
+        "base_model": params.base_model,
+        "train_examples": len(train),
+        "dev_examples": len(dev),
+        "steps": run.steps,
+        "planned_steps": run.planned_steps,
+        "best_step": run.best_step,
+        "stopped_early": bool(use_dev and run.steps < run.planned_steps),
+        "epochs": round(run.epochs, 4),
+        "effective_batch_size": run.effective_batch,
+        "optimizer": run.optimizer,
+        "trainable_parameters": int(trainable),
+        "total_parameters": int(total),
+        "train_loss_first": loss_curve[0]["loss"] if loss_curve else None,
+        "train_loss_last": loss_curve[-1]["loss"] if loss_curve else None,
+        "train_loss_mean": round(run.mean_loss, 5),
+        "train_roc_auc": round(train_auc, 4),
+        "train_roc_auc_examples": len(train_sample),
+        "train_seconds": round(run.seconds, 1),
+        "seconds_per_step": round(run.seconds / max(run.steps, 1), 3),
+    }
+    if dev_auc is not None:
+        metrics["dev_roc_auc"] = round(dev_auc, 4)
+    return FinetuneResult(metrics=metrics, loss_curve=loss_curve, dev_curve=dev_curve)
+
+
+def _training_examples(
+    train: Sequence[Example], dev: Sequence[Example], params: FinetuneParams
+) -> tuple[Sequence[Example], bool]:
+    """The examples to train on (a seeded sample past ``max_train_examples``), and whether the
+    dev split can be scored (it needs both labels)."""
     if len({e.label for e in train}) < 2:
         raise InputFormatError("SciCon train split", "has only one label; a classifier needs both")
-    set_seed(params.seed)
     if params.max_train_examples is not None and len(train) > params.max_train_examples:
         train = seeded_sample(train, params.max_train_examples, params.seed)
         log.info("finetune: using a seeded sample of %d training examples", len(train))
@@ -179,8 +185,14 @@ def finetune(
         log.warning(
             "finetune: the dev split lacks one label (or is empty): no dev ROC-AUC, no early stopping"
         )
+    return train, use_dev
 
-    tokenizer = load_tokenizer(params.base_model)
+
+def _model_to_train(params: FinetuneParams, tokenizer, labels: dict[int, str]):
+    """The base model with its new head, wrapped in LoRA adapters unless every weight trains;
+    with its trainable and total parameter counts."""
+    from peft import get_peft_model
+
     model = load_base_model(params.base_model, tokenizer, labels)
     if params.method == "lora":
         model = get_peft_model(model, lora_config(params))
@@ -188,48 +200,40 @@ def finetune(
     else:
         trainable = total = sum(parameter.numel() for parameter in model.parameters())
     log.info("finetune: %s, %d of %d parameters trainable", params.base_model, trainable, total)
+    return model, trainable, total
+
+
+@dataclass(frozen=True)
+class TrainingRun:
+    """What the Trainer did: its log history and the figures the metrics report."""
+
+    history: list[dict]
+    steps: int
+    planned_steps: int
+    best_step: int | None
+    epochs: float
+    effective_batch: int
+    optimizer: str
+    mean_loss: float
+    seconds: float
+
+
+def _train(model, tokenizer, train: Sequence[Example], dev: Sequence[Example] | None, params) -> TrainingRun:
+    """Train ``model`` in place with the transformers Trainer (dev ROC-AUC, early stopping and the
+    best checkpoint when ``dev`` is given), checkpoints in a temporary folder."""
+    from transformers import DataCollatorWithPadding, EarlyStoppingCallback, Trainer
 
     train_data = encode(train, tokenizer, params.max_length)
-    dev_data = encode(dev, tokenizer, params.max_length) if use_dev else None
+    dev_data = encode(dev, tokenizer, params.max_length) if dev is not None else None
     effective_batch = params.per_device_batch_size * params.gradient_accumulation_steps
-    steps_per_epoch = math.ceil(len(train_data) / effective_batch)
-    planned_steps = params.max_steps or math.ceil(params.epochs * steps_per_epoch)
-    eval_steps = min(params.eval_steps, planned_steps)
+    planned_steps = params.max_steps or math.ceil(
+        params.epochs * math.ceil(len(train_data) / effective_batch)
+    )
     optimizer = choose_optimizer(params.optimizer)
-
     with tempfile.TemporaryDirectory(prefix="scicon-finetune-") as checkpoints:
-        arguments = TrainingArguments(
-            output_dir=checkpoints,
-            learning_rate=params.learning_rate,
-            per_device_train_batch_size=params.per_device_batch_size,
-            per_device_eval_batch_size=max(params.per_device_batch_size, 32),
-            gradient_accumulation_steps=params.gradient_accumulation_steps,
-            num_train_epochs=params.epochs,
-            max_steps=params.max_steps or -1,
-            lr_scheduler_type=params.lr_scheduler,
-            warmup_steps=params.warmup_ratio,  # a float below 1 is a fraction of the steps
-            weight_decay=params.weight_decay,
-            optim=optimizer,
-            logging_steps=params.logging_steps,
-            logging_first_step=True,
-            eval_strategy="steps" if use_dev else "no",
-            eval_steps=eval_steps,
-            save_strategy="steps" if use_dev else "no",
-            save_steps=eval_steps,
-            save_total_limit=2,
-            save_only_model=True,
-            load_best_model_at_end=use_dev,
-            metric_for_best_model="roc_auc" if use_dev else None,
-            greater_is_better=True,
-            seed=params.seed,
-            data_seed=params.seed,
-            report_to="none",
-            dataloader_num_workers=0,
-            train_sampling_strategy=params.batching,
-            **choose_precision(params.precision),
-        )
+        arguments = _training_arguments(params, checkpoints, dev is not None, planned_steps, optimizer)
         callbacks = []
-        if use_dev and params.early_stopping_patience:
+        if dev is not None and params.early_stopping_patience:
             callbacks.append(EarlyStoppingCallback(early_stopping_patience=params.early_stopping_patience))
         trainer = Trainer(
             model=model,
@@ -238,15 +242,66 @@ def finetune(
             eval_dataset=dev_data,
             data_collator=DataCollatorWithPadding(tokenizer),
             processing_class=tokenizer,
-            compute_metrics=_compute_metrics if use_dev else None,
+            compute_metrics=_compute_metrics if dev is not None else None,
             callbacks=callbacks,
         )
         started = time.perf_counter()
         outcome = trainer.train()
         seconds = time.perf_counter() - started
-        history = trainer.state.log_history
         best_step = _best_step(trainer)
+    return TrainingRun(
+        history=trainer.state.log_history,
+        steps=trainer.state.global_step,
+        planned_steps=planned_steps,
+        best_step=best_step,
+        epochs=trainer.state.epoch or 0.0,
+        effective_batch=effective_batch,
+        optimizer=optimizer,
+        mean_loss=float(outcome.training_loss),
+        seconds=seconds,
+    )
 
+
+def _training_arguments(
+    params: FinetuneParams, checkpoints: str, use_dev: bool, planned_steps: int, optimizer: str
+):
+    from transformers import TrainingArguments
+
+    eval_steps = min(params.eval_steps, planned_steps)
+    return TrainingArguments(
+        output_dir=checkpoints,
+        learning_rate=params.learning_rate,
+        per_device_train_batch_size=params.per_device_batch_size,
+        per_device_eval_batch_size=max(params.per_device_batch_size, 32),
+        gradient_accumulation_steps=params.gradient_accumulation_steps,
+        num_train_epochs=params.epochs,
+        max_steps=params.max_steps or -1,
+        lr_scheduler_type=params.lr_scheduler,
+        warmup_steps=params.warmup_ratio,  # a float below 1 is a fraction of the steps
+        weight_decay=params.weight_decay,
+        optim=optimizer,
+        logging_steps=params.logging_steps,
+        logging_first_step=True,
+        eval_strategy="steps" if use_dev else "no",
+        eval_steps=eval_steps,
+        save_strategy="steps" if use_dev else "no",
+        save_steps=eval_steps,
+        save_total_limit=2,
+        save_only_model=True,
+        load_best_model_at_end=use_dev,
+        metric_for_best_model="roc_auc" if use_dev else None,
+        greater_is_better=True,
+        seed=params.seed,
+        data_seed=params.seed,
+        report_to="none",
+        dataloader_num_workers=0,
+        train_sampling_strategy=params.batching,
+        **choose_precision(params.precision),
+    )
+
+
+def _curves(history: list[dict]) -> tuple[list[dict], list[dict]]:
+    """The loss curve (step, epoch, loss, learning rate) and the dev curve (step, ROC-AUC, loss)."""
     loss_curve = [
         {
             "step": entry["step"],
@@ -266,38 +321,7 @@ def finetune(
         for entry in history
         if "eval_roc_auc" in entry
     ]
-    # Training-set ROC-AUC shows whether the model fits; a seeded sample says as much as
-    # scoring every example, at a fraction of the time on a CPU.
-    train_sample = seeded_sample(train, TRAIN_AUC_SAMPLE, params.seed)
-    positive = labels[POSITIVE]
-    train_auc = score_examples_auc(model, tokenizer, train_sample, params.max_length, positive)
-    dev_auc = score_examples_auc(model, tokenizer, dev, params.max_length, positive) if use_dev else None
-    save_classifier(model, tokenizer, params, output_dir, labels)
-
-    metrics = {
-        "base_model": params.base_model,
-        "train_examples": len(train),
-        "dev_examples": len(dev),
-        "steps": trainer.state.global_step,
-        "planned_steps": planned_steps,
-        "best_step": best_step,
-        "stopped_early": bool(use_dev and trainer.state.global_step < planned_steps),
-        "epochs": round(trainer.state.epoch or 0.0, 4),
-        "effective_batch_size": effective_batch,
-        "optimizer": optimizer,
-        "trainable_parameters": int(trainable),
-        "total_parameters": int(total),
-        "train_loss_first": loss_curve[0]["loss"] if loss_curve else None,
-        "train_loss_last": loss_curve[-1]["loss"] if loss_curve else None,
-        "train_loss_mean": round(float(outcome.training_loss), 5),
-        "train_roc_auc": round(train_auc, 4),
-        "train_roc_auc_examples": len(train_sample),
-        "train_seconds": round(seconds, 1),
-        "seconds_per_step": round(seconds / max(trainer.state.global_step, 1), 3),
-    }
-    if dev_auc is not None:
-        metrics["dev_roc_auc"] = round(dev_auc, 4)
-    return FinetuneResult(metrics=metrics, loss_curve=loss_curve, dev_curve=dev_curve)
+    return loss_curve, dev_curve
 
 
 def _best_step(trainer) -> int | None:
@@ -305,66 +329,6 @@ def _best_step(trainer) -> int | None:
     if not checkpoint:
         return None
     return int(Path(checkpoint).name.rsplit("-", 1)[-1])
-
-
-def save_classifier(
-    model, tokenizer, params: FinetuneParams, output_dir: Path, labels: dict[int, str] = LABELS
-) -> None:
-    """The trained classifier, its tokenizer and a run record, replacing ``output_dir``.
-
-    With ``method: full`` it is a plain model folder (any ``from_pretrained`` loads it). With
-    LoRA it is the adapter with its trained head and the base model, and the folder loads
-    with stock peft — ``AutoPeftModelForSequenceClassification.from_pretrained``
-    builds the base from the adapter config's ``base_model_name_or_path`` and nothing else —
-    so the base has to be a folder whose config names the labels: ``base/`` inside the
-    classifier folder, recorded as ``<output_dir>/base`` exactly as ``output_dir`` was given.
-    DVC runs stages from the repository root with relative paths, so the recorded path is
-    the same in every clone (the folder's bytes do not depend on the machine) and resolves
-    from the repository root; :class:`~scicon.classifier.ContradictionClassifier` reads
-    ``base/`` from wherever the folder is. An ``embedded:`` reference or a machine's
-    site-packages path would do neither. The cost is a copy of the base weights per
-    classifier, which DVC's content-addressed cache stores once.
-    """
-    output_dir = Path(output_dir)
-    record = {"base_model": params.base_model, "max_length": params.max_length, "labels": labels}
-    with staged_folder(output_dir) as staging:
-        if params.method == "full":
-            # every weight was trained: a plain model folder, its config naming the labels
-            model.save_pretrained(staging)
-            tokenizer.save_pretrained(staging)
-        else:
-            _save_adapter(model, tokenizer, params, output_dir, staging, labels)
-        (staging / RUN_RECORD).write_text(
-            json.dumps(record, indent=2, sort_keys=True) + "\n", encoding="utf-8"
-        )
-
-
-def _save_adapter(
-    model, tokenizer, params: FinetuneParams, output_dir: Path, staging: Path, labels: dict[int, str]
-) -> None:
-    config = model.peft_config["default"]
-    config.base_model_name_or_path = str(output_dir / BASE_FOLDER)
-    # peft keeps module names in a set, written in hash-seed order: sorted, the same
-    # training writes the same bytes, so DVC sees an unchanged model as unchanged
-    for names in ("target_modules", "modules_to_save"):
-        if isinstance(getattr(config, names, None), set | list | tuple):
-            setattr(config, names, sorted(getattr(config, names)))
-    # embeddings are not adapted (and the base path does not exist yet while staging)
-    model.save_pretrained(staging, save_embedding_layers=False)
-    tokenizer.save_pretrained(staging)
-    _save_base(params, tokenizer, staging / BASE_FOLDER, labels)
-
-
-def _save_base(params: FinetuneParams, tokenizer, folder: Path, labels: dict[int, str]) -> None:
-    """The untouched base model with the labelled head config, as a plain model folder.
-
-    Its classification head is never used (the adapter carries the trained one), but its
-    initial weights are drawn from a fixed seed so that the saved bytes are reproducible.
-    """
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(params.seed)
-        base = load_base_model(params.base_model, tokenizer, labels)
-    base.save_pretrained(folder)
 
 
 def score_examples_auc(
