@@ -36,6 +36,7 @@ from scicon.classifier_folder import (
     read_run_record,
 )
 from scicon.errors import InputFormatError, InputNotFoundError
+from scicon.threads import COMPUTE_LOCK
 
 log = logging.getLogger(__name__)
 
@@ -168,7 +169,7 @@ class ContradictionClassifier:
         pairs = list(pairs)
         scores: list[float] = []
         starts = range(0, len(pairs), self.batch_size)
-        with self._lock, torch.inference_mode():
+        with self._lock, COMPUTE_LOCK, torch.inference_mode():
             for start in tqdm(starts, desc=progress, unit="batch", leave=False, disable=progress is None):
                 batch = pairs[start : start + self.batch_size]
                 encoded = self.tokenizer(

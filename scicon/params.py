@@ -82,6 +82,9 @@ class TopLevel(Thresholds):
     only the keys it uses: a stage that needs ``target`` does not rerun when ``sim`` changes."""
 
     labelled_root: str | None = Field(description="folder of labelled NLI sets; relative paths resolve in it")
+    threads: int | None = Operational(
+        gt=0, description="CPU threads of each stage's models (null: the cores the process may use)"
+    )
 
 
 SectionT = TypeVar("SectionT", bound=Section)

@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from scicon.errors import SciconError
+from scicon.threads import apply_thread_budget
 
 log = logging.getLogger("scicon")
 
@@ -46,6 +47,18 @@ def setup_logging(level: int = logging.INFO) -> None:
     )
 
 
+def threads_setting(params_file: str | None) -> int | None:
+    """The top-level ``threads`` of the stage's params file (None: absent, or no file)."""
+    from pathlib import Path
+
+    from scicon.params import read_params_file, validate_key
+
+    if params_file is None or not Path(params_file).is_file():
+        return None
+    data = read_params_file(params_file)
+    return validate_key("threads", data["threads"], params_file) if "threads" in data else None
+
+
 def run_stage(
     main: Callable[[argparse.Namespace], None],
     parser: argparse.ArgumentParser,
@@ -54,6 +67,7 @@ def run_stage(
     setup_logging()
     args = parser.parse_args(argv)
     try:
+        apply_thread_budget(threads_setting(getattr(args, "params", None)))
         main(args)
     except SciconError as error:
         print(f"error: {error}", file=sys.stderr)

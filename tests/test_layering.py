@@ -72,6 +72,7 @@ LAYER = {
     "scicon.sampling": "foundations",
     "scicon.seeds": "foundations",
     "scicon.textdiff": "foundations",
+    "scicon.threads": "foundations",
     "scicon.tsv": "foundations",
 }
 

@@ -32,6 +32,7 @@ from scicon.backbones.cache import CallCache
 from scicon.backbones.params import BackboneParams, LlamaCppSettings
 from scicon.io import hash_file
 from scicon.models import resolve_model
+from scicon.threads import COMPUTE_LOCK, thread_budget
 
 # Tokens of one text scored for its log-likelihood (a sentence is far shorter); every
 # position keeps vocabulary-sized logits, so this context stays small.
@@ -67,6 +68,7 @@ class LlamaCppBackend:
     ):
         from llama_cpp import Llama
 
+        threads = threads or thread_budget()  # never llama.cpp's own count, which the host's CPUs set
         self.model_path = model_path
         self._llm = Llama(
             model_path=model_path,
@@ -139,7 +141,7 @@ class LlamaCppBackend:
 
     def yes_no(self, prompts: Sequence[str]) -> list[YesNo]:
         answers: list[YesNo | None] = [None] * len(prompts)
-        with self._lock:
+        with self._lock, COMPUTE_LOCK:
             for index in prompt_order(prompts):
                 tokens = self._fit(self.tokens(prompts[index]), reserve=1)
                 self._evaluate_reusing_prefix(tokens)
@@ -156,7 +158,7 @@ class LlamaCppBackend:
 
     def log_likelihood(self, texts: Sequence[str]) -> list[float]:
         totals: list[float] = []
-        with self._lock:
+        with self._lock, COMPUTE_LOCK:
             llm = self._likelihood_model()
             for text in texts:
                 tokens = llm.tokenize(text.encode("utf-8"), add_bos=True, special=False)
@@ -184,7 +186,7 @@ class LlamaCppBackend:
 
     def generate(self, requests: Sequence[GenerationRequest]) -> list[Completion]:
         outputs: list[Completion | None] = [None] * len(requests)
-        with self._lock:
+        with self._lock, COMPUTE_LOCK:
             for index in prompt_order([r.prompt for r in requests]):
                 request = requests[index]
                 sampling = request.sampling

@@ -19,6 +19,7 @@ import httpx
 
 from scicon.backbones.base import BackboneError
 from scicon.models import resolve_model
+from scicon.threads import thread_budget
 
 STARTUP_SECONDS = 120
 
@@ -39,15 +40,16 @@ def llama_cpp_server(
     threads: int | None = None,
 ) -> Iterator[str]:
     """The ``/v1`` URL of a server of ``model`` (an ``embedded:`` name or a GGUF path) on
-    127.0.0.1, until the block ends; its output goes to ``log_path``."""
+    127.0.0.1, until the block ends; its output goes to ``log_path``. ``threads`` null: the
+    process's budget (:func:`scicon.threads.thread_budget`)."""
     port = free_port()
     command = [
         sys.executable, "-m", "llama_cpp.server", "--model", resolve_model(model), "--host", "127.0.0.1",
         "--port", str(port), "--n_ctx", str(context_length), "--logits_all", "true",
         "--model_alias", served_name, "--verbose", "false",
     ]  # fmt: skip
-    if threads is not None:
-        command += ["--n_threads", str(threads)]
+    threads = threads or thread_budget()  # never llama.cpp's own count, which the host's CPUs set
+    command += ["--n_threads", str(threads), "--n_threads_batch", str(threads)]
     base_url = f"http://127.0.0.1:{port}/v1"
     # a file, not a pipe: an unread pipe fills up and blocks the server
     with open(log_path, "wb") as log_file:

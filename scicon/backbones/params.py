@@ -19,7 +19,7 @@ from scicon.params import Operational, Section, validate_section
 class LlamaCppSettings(Section):
     """``backbone.llama_cpp``: GGUF models in-process through llama-cpp-python."""
 
-    threads: int | None = Operational(gt=0, description="CPU threads (null: llama.cpp's choice)")
+    threads: int | None = Operational(gt=0, description="CPU threads (null: the stage's, top-level threads)")
 
 
 class TransformersSettings(Section):

@@ -27,6 +27,7 @@ from scicon.backbones.base import (
 from scicon.backbones.cache import CallCache, weights_identity
 from scicon.backbones.params import BackboneParams, TransformersSettings
 from scicon.models import resolve_model
+from scicon.threads import COMPUTE_LOCK
 
 
 @BACKENDS.register(
@@ -151,7 +152,7 @@ class TransformersBackend:
         torch = self._torch
         sequences = [fit_to_context(self.token_ids(p), self._context_length) for p in prompts]
         answers: list[YesNo | None] = [None] * len(prompts)
-        with self._lock, torch.inference_mode():
+        with self._lock, COMPUTE_LOCK, torch.inference_mode():
             for rows, logits, _ in self._forward_batches(sequences, "yes_no"):
                 probabilities = torch.softmax(logits[:, -1, :].float(), dim=-1).cpu()
                 for row, index in enumerate(rows):
@@ -168,7 +169,7 @@ class TransformersBackend:
             for text in texts
         ]
         totals: list[float | None] = [None] * len(texts)
-        with self._lock, torch.inference_mode():
+        with self._lock, COMPUTE_LOCK, torch.inference_mode():
             for rows, logits, width in self._forward_batches(sequences, "log_likelihood"):
                 for row, index in enumerate(rows):
                     length = len(sequences[index])
@@ -180,7 +181,7 @@ class TransformersBackend:
     def generate(self, requests: Sequence[GenerationRequest]) -> list[Completion]:
         outputs: list[Completion | None] = [None] * len(requests)
         order = sorted(range(len(requests)), key=lambda i: len(requests[i].prompt))
-        with self._lock, self._torch.inference_mode():
+        with self._lock, COMPUTE_LOCK, self._torch.inference_mode():
             for start in range(0, len(order), self._batch_size):
                 rows = order[start : start + self._batch_size]
                 for index, completion in zip(

@@ -24,6 +24,7 @@ import numpy as np
 from scicon.calibration import Calibration
 from scicon.params import Section
 from scicon.paths import cache_root
+from scicon.threads import COMPUTE_LOCK
 
 log = logging.getLogger(__name__)
 
@@ -183,7 +184,7 @@ def encode(reference: str, texts: Sequence[str], batch_size: int) -> np.ndarray:
     if not texts:
         return np.zeros((0, 0), dtype=np.float32)
     encoder = _encoder(resolve_model(reference))
-    with _ENCODE_LOCK:
+    with _ENCODE_LOCK, COMPUTE_LOCK:
         return encoder.encode(
             list(texts),
             batch_size=batch_size,

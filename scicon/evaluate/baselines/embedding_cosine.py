@@ -19,6 +19,7 @@ from scicon.evaluate.baselines import BASELINES
 from scicon.models import resolve_model
 from scicon.params import Section
 from scicon.records.benchmark import BenchmarkPair
+from scicon.threads import COMPUTE_LOCK
 
 log = logging.getLogger(__name__)
 
@@ -40,9 +41,10 @@ class EmbeddingCosine:
 
             self._encoder = SentenceTransformer(resolve_model(self.reference), device="cpu")
             log.info("embedding cosine: %s loaded", self.reference)
-        return self._encoder.encode(
-            texts, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=len(texts) > 256
-        )
+        with COMPUTE_LOCK:
+            return self._encoder.encode(
+                texts, normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=len(texts) > 256
+            )
 
     def __call__(self, pairs: Sequence[BenchmarkPair]) -> list[float]:
         texts = list(dict.fromkeys(text for p in pairs for text in (p.sentence1, p.sentence2)))
