@@ -59,6 +59,15 @@ def dvc(project_dir: Path, env: dict, *args: str, check: bool = True) -> subproc
     return run([sys.executable, "-m", "dvc", *args], project_dir, env, check)
 
 
+def stale_stages(project_dir: Path) -> set[str]:
+    """The stages ``dvc status`` names, asked in this process: the same answer as the command's
+    (DVC's own ``Repo.status``), without seconds of imports for every question."""
+    from dvc.repo import Repo
+
+    with Repo(str(project_dir)) as repo:
+        return set(repo.status())
+
+
 def project_environment(cache_root: Path) -> dict:
     env = dict(os.environ)
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env['PATH']}"

@@ -8,12 +8,15 @@ and every option it is given appear in its own `--help` (for dvc, the subcommand
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib.util
+import io
 import re
+import runpy
 import shlex
-import subprocess
 import sys
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -106,11 +109,33 @@ def _from_interpreter(tokens: list[str]) -> list[str] | None:
 
 @functools.cache
 def help_text(*command: str) -> str:
-    module = ["-m", "dvc"] if command[0] == "dvc" else ["-m", command[0]]
-    result = subprocess.run(
-        [sys.executable, *module, *command[1:], "--help"], cwd=REPO, capture_output=True, text=True
-    )
-    return result.stdout + result.stderr if result.returncode == 0 else ""
+    """``command --help`` as its user sees it, run in this process (a command run as
+    ``python -m`` would import its modules again for every command: seconds each); empty
+    when it fails."""
+    arguments = [*command[1:], "--help"]
+    printed = io.StringIO()
+    saved_argv = sys.argv
+    status: object = 0
+    try:
+        with (
+            contextlib.redirect_stdout(printed),
+            contextlib.redirect_stderr(printed),
+            warnings.catch_warnings(),
+        ):
+            warnings.simplefilter("ignore", RuntimeWarning)  # runpy: a module already imported
+            try:
+                if command[0] == "dvc":
+                    from dvc.cli import main
+
+                    status = main(arguments)
+                else:
+                    sys.argv = [command[0], *arguments]
+                    runpy.run_module(command[0], run_name="__main__", alter_sys=True)
+            except SystemExit as stop:
+                status = stop.code
+    finally:
+        sys.argv = saved_argv
+    return printed.getvalue() if status in (0, None) else ""
 
 
 @functools.cache

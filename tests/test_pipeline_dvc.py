@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 
 import pytest
@@ -113,11 +114,10 @@ def test_repro_builds_finetunes_and_evaluates_with_fixture_sources(project):
         assert f"Stage '{stage}' didn't change, skipping" in card_only.stdout
 
 
-def test_a_code_change_recomputes_evolve_and_an_operational_key_reruns_nothing(project):
-    copy, env = project
-    update_params(copy, {key: FAST_PIPELINE_PARAMS[key] for key in ("teacher", "evolve")})
-    commit_all(copy, env, "fast evolve")
-    dvc(copy, env, "repro", "evolve")
+def test_a_code_change_recomputes_evolve_and_an_operational_key_reruns_nothing(released, tmp_path):
+    source, env, _, _ = released
+    copy = tmp_path / "code-change"
+    shutil.copytree(source, copy)  # reproduced on the fast settings: evolve searched 3 pairs once
     first = json.loads((copy / "reports/evolve.json").read_text())
     assert first["pairs_tried"] == 3 and first["resumed_pairs"] == 0
 
