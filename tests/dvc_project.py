@@ -62,9 +62,12 @@ def dvc(project_dir: Path, env: dict, *args: str, check: bool = True) -> subproc
 def stale_stages(project_dir: Path) -> set[str]:
     """The stages ``dvc status`` names, asked in this process: the same answer as the command's
     (DVC's own ``Repo.status``), without seconds of imports for every question."""
+    import contextlib
+
     from dvc.repo import Repo
 
-    with Repo(str(project_dir)) as repo:
+    # from inside the project, as the command runs: DVC names stages relative to the working folder
+    with contextlib.chdir(project_dir), Repo(str(project_dir)) as repo:
         return set(repo.status())
 
 
