@@ -5,7 +5,9 @@ project; its outputs must equal an uninterrupted run's, with nothing lost or rep
 The training stages (teacher, finetune) restart from scratch, by design (docs/workflows.md):
 their Trainer checkpoints live in a temporary folder that dies with the process, and DVC
 removes a stage's outputs before it runs, so nothing half-written survives to be trusted.
-The search (evolve, and every self-training round's evolve) resumes from its journal.
+The search (evolve, and every self-training round's evolve) resumes from its journal. The
+evaluate stage writes its folders of plots and scores to staging folders moved in whole at the
+end, so a kill mid-write leaves the previous outputs as they were.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import psutil
 import pytest
 import yaml
 
-from tests.dvc_project import dvc, update_params
+from tests.dvc_project import dvc, stale_stages, update_params
 
 pytestmark = pytest.mark.slow
 
@@ -162,3 +164,69 @@ def test_a_killed_self_training_round_resumes_its_own_search(project):
     _resumed_search(
         project, env, "evolve_round@r2", round_folder / "trace.jsonl", round_folder / "accepted.jsonl"
     )
+
+
+# The evaluate stage as it runs, with its CSV writer slowed down after each file so that a kill
+# lands between two files of a folder being written.
+SLOW_EVALUATE = """
+import sys
+import time
+
+import stages.evaluate as stage
+from scicon.stage import run_stage
+
+write = stage.write_csv
+
+
+def slow_write(path, rows, columns):
+    write(path, rows, columns)
+    print("wrote", path, flush=True)
+    time.sleep(1.0)
+
+
+stage.write_csv = slow_write
+run_stage(stage.main, stage.parser(), sys.argv[1:])
+"""
+EVALUATE_OUTPUTS = ("plots/roc", "plots/scores", "metrics/evaluate.json", "reports/evaluate.json")
+
+
+def contents(path: Path) -> dict[str, bytes]:
+    """A file's bytes, or every file's bytes below a folder, by relative path."""
+    if path.is_file():
+        return {path.name: path.read_bytes()}
+    return {
+        str(file.relative_to(path)): file.read_bytes() for file in sorted(path.rglob("*")) if file.is_file()
+    }
+
+
+def test_a_killed_evaluate_leaves_the_previous_outputs_and_the_rerun_equals_an_uninterrupted_run(project):
+    project, env = project
+    previous = {name: contents(project / name) for name in EVALUATE_OUTPUTS}
+    arguments = yaml.safe_load((project / "dvc.yaml").read_text())["stages"]["evaluate"]["cmd"].split()
+    assert arguments[:3] == ["python", "-m", "stages.evaluate"]
+    process = subprocess.Popen(
+        [sys.executable, "-c", SLOW_EVALUATE, *arguments[3:]],
+        cwd=project,
+        env={**env, "PYTHONUNBUFFERED": "1"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    said = []
+    for line in process.stdout:
+        said.append(line)
+        if line.startswith("wrote"):  # one file of the ROC folder written, the others not yet
+            process.send_signal(signal.SIGKILL)
+            break
+    process.wait(timeout=KILL_TIMEOUT)
+    assert process.returncode == -signal.SIGKILL, "".join(said)
+    assert any((project / "plots" / ".roc.staging").glob("*.csv"))  # it was killed mid-write
+    assert {name: contents(project / name) for name in EVALUATE_OUTPUTS} == previous
+    assert stale_stages(project) == set()  # nothing DVC tracks was touched
+
+    dvc(project, env, "repro", "--force", "--single-item", "evaluate")
+    # the folders and the headline figures as the uninterrupted run wrote them (the report also
+    # holds timings); the killed run's staging folder is gone
+    for name in ("plots/roc", "plots/scores", "metrics/evaluate.json"):
+        assert contents(project / name) == previous[name], name
+    assert not list((project / "plots").glob(".*.staging"))
