@@ -13,15 +13,14 @@ holds ``calibration.json`` (a :class:`scicon.calibration.Calibration`), the scor
 probabilities are calibrated by it; the raw ones stay available, and ROC-AUC (a rank
 statistic) is computed from them.
 
-Scoring is batched and holds a lock around tokenisation and the forward pass, so one
-instance can serve several threads (the evolve search scores candidates from worker
-threads).
+Scoring is batched and holds :data:`scicon.threads.COMPUTE_LOCK` around tokenisation and the
+forward pass, so one instance can serve several threads (the evolve search scores candidates
+from worker threads) and never computes beside another model of the process.
 """
 
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -157,7 +156,6 @@ class ContradictionClassifier:
         self.label_index = int(label)
         self.calibration: Calibration | None = calibration
         self.batch_size = int(batch_size)
-        self._lock = threading.Lock()
 
     def raw_contradiction_probabilities(
         self, pairs: Sequence[SentencePair], progress: str | None = None
@@ -169,7 +167,7 @@ class ContradictionClassifier:
         pairs = list(pairs)
         scores: list[float] = []
         starts = range(0, len(pairs), self.batch_size)
-        with self._lock, COMPUTE_LOCK, torch.inference_mode():
+        with COMPUTE_LOCK, torch.inference_mode():
             for start in tqdm(starts, desc=progress, unit="batch", leave=False, disable=progress is None):
                 batch = pairs[start : start + self.batch_size]
                 encoded = self.tokenizer(

@@ -154,7 +154,9 @@ class Registry(Generic[F]):
 
     def _all_entries(self) -> dict[str, Entry[F]]:
         self._discover()
-        return {**(self.base._all_entries() if self.base is not None else {}), **self._entries}
+        if self.base is None:
+            return self._entries
+        return {**self.base._all_entries(), **self._entries}
 
     def get(self, name: str, key: str | None = None) -> Entry[F]:
         """The entry ``name``; a ParamsError names the params ``key`` and the known entries."""

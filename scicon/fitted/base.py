@@ -14,7 +14,6 @@ import functools
 import hashlib
 import json
 import logging
-import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import ClassVar, Self, TypeVar
@@ -31,7 +30,6 @@ log = logging.getLogger(__name__)
 Fitted = TypeVar("Fitted", bound="FittedModel")
 
 CACHE_FOLDER = "filters"
-_ENCODE_LOCK = threading.Lock()  # one encoder call at a time: evolve scores pairs from several threads
 
 
 def filters_cache_dir() -> Path:
@@ -184,7 +182,7 @@ def encode(reference: str, texts: Sequence[str], batch_size: int) -> np.ndarray:
     if not texts:
         return np.zeros((0, 0), dtype=np.float32)
     encoder = _encoder(resolve_model(reference))
-    with _ENCODE_LOCK, COMPUTE_LOCK:
+    with COMPUTE_LOCK:  # one encoder call at a time: evolve scores pairs from several threads
         return encoder.encode(
             list(texts),
             batch_size=batch_size,

@@ -218,7 +218,9 @@ class TrainingRun:
     seconds: float
 
 
-def _train(model, tokenizer, train: Sequence[Example], dev: Sequence[Example] | None, params) -> TrainingRun:
+def _train(
+    model, tokenizer, train: Sequence[Example], dev: Sequence[Example] | None, params: FinetuneParams
+) -> TrainingRun:
     """Train ``model`` in place with the transformers Trainer (dev ROC-AUC, early stopping and the
     best checkpoint when ``dev`` is given), checkpoints in a temporary folder."""
     from transformers import DataCollatorWithPadding, EarlyStoppingCallback, Trainer
