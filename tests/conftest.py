@@ -3,6 +3,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import http.server
+import os
 import threading
 from pathlib import Path
 
@@ -20,21 +21,88 @@ from tests.dvc_project import (
 
 FIXTURES = Path(__file__).parent / "fixtures"
 REPO_ROOT = Path(__file__).resolve().parent.parent
+# The test files that use the `released` fixture project: a parallel run sends them to one
+# worker, which builds the project once (the other workers never need it).
+RELEASE_FILES = ("tests/test_dvc_workflows.py", "tests/test_kill_resume.py")
+
+
+# The suite runs on parallel workers (pytest-xdist, `-n auto` in pyproject.toml): one per core
+# the process may use, each with its share of the cores as its thread budget, so that the
+# models of two workers never compete for one core (docs/development.md, "Threads").
+
+
+def pytest_xdist_auto_num_workers(config) -> int:
+    from scicon.threads import available_cores
+
+    return available_cores()
+
+
+def pytest_xdist_setupnodes(config, specs) -> None:
+    """Before the workers start: their thread budget, inherited by them and every stage they run."""
+    if "OMP_NUM_THREADS" not in os.environ:
+        from scicon.threads import available_cores
+
+        os.environ["OMP_NUM_THREADS"] = str(max(1, available_cores() // len(specs)))
+
+
+def pytest_configure(config) -> None:
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        from scicon.threads import apply_thread_budget
+
+        apply_thread_budget(None)  # the worker's share, for models a test runs in this process
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """Every test to the next free worker, slowest first, except the release files' tests,
+    which go together to one worker (xdist's own `--dist loadgroup` cannot group under
+    pytest 9: it renames a node through an attribute pytest 9 no longer reads)."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ReleaseOnOneWorker(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return "release" if nodeid.split("::")[0] in RELEASE_FILES else nodeid
+
+    return ReleaseOnOneWorker(config, log)
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """The slow tests first, so that the quick ones even out the workers' loads at the end."""
+    strays = [
+        item.nodeid
+        for item in items
+        if "released" in item.fixturenames and item.nodeid.split("::")[0] not in RELEASE_FILES
+    ]
+    if strays:
+        raise pytest.UsageError(
+            f"{', '.join(strays)} use the released project: move them into one of {', '.join(RELEASE_FILES)} "
+            "(tests/conftest.py), whose tests share one worker and one build of it"
+        )
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+@pytest.fixture(scope="session")
+def scicon_cache(tmp_path_factory) -> Path:
+    """One SciCon cache (model calls, fitted filter models) for every project copy of the run,
+    shared by the parallel workers: its entries are keyed by their content, so a copy reads what
+    another computed, as a user's second checkout on the same machine does."""
+    base = tmp_path_factory.getbasetemp()
+    # a worker's base folder sits in the run's own; without workers the base is the run's
+    return (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "scicon-cache"
 
 
 @pytest.fixture
-def project(tmp_path) -> tuple[Path, dict]:
+def project(tmp_path, scicon_cache) -> tuple[Path, dict]:
     """A fresh git + DVC checkout of the project's files (without outputs) and its environment."""
-    env = project_environment(tmp_path / "cache")
+    env = project_environment(scicon_cache)
     return copy_project(tmp_path / "project", env), env
 
 
 @pytest.fixture(scope="session")
-def released(tmp_path_factory):
+def released(tmp_path_factory, scicon_cache):
     """A reproduced project on the fast fixture settings, committed and pushed to a local DVC
     remote (the release); tests copy it before changing anything."""
     root = tmp_path_factory.mktemp("release")
-    env = project_environment(root / "cache")
+    env = project_environment(scicon_cache)
     project = copy_project(root / "project", env)
     # target above what the few-step teacher ever gives: no pair is skipped, so every search
     # scores candidates and a threshold experiment has pass rates to move

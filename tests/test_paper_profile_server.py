@@ -9,18 +9,18 @@ import sys
 
 import pytest
 
-from tests.dvc_project import run
+from tests.dvc_project import TEACHER_CLAIMS, run
 from tests.llama_server import SERVED_NAME
 
 pytestmark = pytest.mark.slow
 
-# The demo instead of PubMed 200K RCT, six abstracts, two pairs searched by a small population,
+# The demo instead of PubMed 200K RCT, three abstracts, two pairs searched by a small population,
 # a teacher of a few steps (evolve depends on the teacher stage's folder even when the LLM judges).
 ON_THE_DEMO = [
-    "ingest.source=data/demo/demo_rct.txt", "ingest.split=null", "ingest.max_abstracts=6",
+    "ingest.source=data/demo/demo_rct.txt", "ingest.split=null", "ingest.max_abstracts=3",
     "evolve.max_pairs=2", "evolve.population_size=2", "evolve.candidates_per_mutation=2",
     "evolve.max_iterations=1", "teacher.training.max_steps=4", "teacher.training.eval_steps=2",
-    "teacher.training.max_length=48",
+    "teacher.training.max_length=48", f"teacher.labelled.check_covid.cap={TEACHER_CLAIMS}",
 ]  # fmt: skip
 
 
@@ -54,9 +54,13 @@ def test_the_paper_profile_searches_both_pair_kinds_through_a_real_server(llama_
     assert evolve["backbone"]["generate_computed"] > 0  # the server rewrote
 
 
-def test_the_paper_profile_with_a_selector_that_finds_nothing_stops_naming_the_setting(llama_server, project):
+def test_the_paper_profile_with_a_selector_that_finds_nothing_stops_naming_the_setting(
+    llama_server, project, tmp_path
+):
     base_url, _ = llama_server
     copy, env = project
+    # a cache of its own: the answers it gets are the ones the search above counts as the server's
+    env = {**env, "SCICON_CACHE_DIR": str(tmp_path / "own-cache")}
     result = run_paper(copy, env, base_url, "chat", "pairs", check=False)
     output = result.stdout + result.stderr
     assert result.returncode != 0

@@ -18,6 +18,20 @@ from scicon.records.corpus import Abstract, Role, Sentence
 REPO = Path(__file__).resolve().parent.parent
 
 
+def test_the_shipped_params_file_survives_dvc_rewriting_it(tmp_path):
+    """`dvc exp run -S` rewrites params.yaml with DVC's own YAML writer, and every later DVC
+    command reads it back with the C parser, which refuses some values the writer leaves bare
+    (a colon inside {...}); the shipped file must come back as it went in."""
+    from dvc.utils.serialize import load_yaml, modify_yaml
+
+    copy = tmp_path / "params.yaml"
+    copy.write_text((REPO / "params.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    with modify_yaml(str(copy)) as params:
+        params["sim"] = 0.7
+    expected = yaml.safe_load((REPO / "params.yaml").read_text(encoding="utf-8")) | {"sim": 0.7}
+    assert load_yaml(str(copy)) == expected
+
+
 def test_the_shipped_params_file_is_valid_and_carries_the_paper_search_settings():
     thresholds = load_thresholds(REPO / "params.yaml")
     # claim is the offline claim model's operating point; the paper's 0.9 lives in profiles/paper.yaml
