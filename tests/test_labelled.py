@@ -253,6 +253,19 @@ def test_a_checksum_mismatch_is_refused_and_nothing_is_placed(file_server, tmp_p
     assert not (root / "sick/SICK.txt").exists()
 
 
+def test_the_command_reports_a_refused_download_in_one_error_line(
+    file_server, tmp_path, monkeypatch, cache_dir, capsys
+):
+    folder, url = file_server
+    monkeypatch.setitem(SOURCES, "sick", _served_source(folder, url, digest="0" * 64))
+    with pytest.raises(SystemExit) as stopped:
+        downloads.main(["download", "sick", "--root", str(tmp_path / "labelled")])
+    assert stopped.value.code == 1
+    said = capsys.readouterr().err
+    assert said.strip().splitlines()[-1].startswith("error: ") and "sha256 mismatch" in said
+    assert "Traceback" not in said
+
+
 def test_a_different_file_already_in_the_root_is_not_overwritten(tmp_path, monkeypatch):
     monkeypatch.setitem(SOURCES, "sick", _served_source(tmp_path, "http://127.0.0.1:9", digest="1" * 64))
     mine = tmp_path / "labelled/sick/SICK.txt"

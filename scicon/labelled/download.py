@@ -22,6 +22,7 @@ from scicon.errors import ChecksumMismatchError, ParamsError
 from scicon.io import atomic_open, hash_file
 from scicon.labelled.sources import SOURCES, LabelledSource
 from scicon.paths import cache_root
+from scicon.stage import run_stage
 
 log = logging.getLogger(__name__)
 
@@ -57,15 +58,17 @@ def download(names: Iterable[str], root: Path, cache_dir: Path | None = None) ->
     return placed
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m scicon.labelled", description=__doc__.split("\n")[0])
-    commands = parser.add_subparsers(dest="command", required=True)
+def parser() -> argparse.ArgumentParser:
+    command = argparse.ArgumentParser(prog="python -m scicon.labelled", description=__doc__.split("\n")[0])
+    commands = command.add_subparsers(dest="command", required=True)
     commands.add_parser("list", help="the named sources, their licences and files")
     fetching = commands.add_parser("download", help="download named sources into a labelled root")
     fetching.add_argument("names", nargs="+", choices=sorted(SOURCES))
     fetching.add_argument("--root", type=Path, required=True, help="the labelled root to fill")
-    arguments = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    return command
+
+
+def run(arguments: argparse.Namespace) -> None:
     if arguments.command == "list":
         for item in SOURCES.values():
             print(f"{item.name} ({item.purpose}): {item.description} [{item.licence}]")
@@ -74,3 +77,8 @@ def main(argv: list[str] | None = None) -> None:
         return
     for path in download(arguments.names, arguments.root):
         print(path)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """A failed download or a refused file ends in one `error:` line and exit status 1."""
+    run_stage(run, parser(), argv)
