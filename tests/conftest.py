@@ -27,14 +27,22 @@ RELEASE_FILES = ("tests/test_dvc_workflows.py", "tests/test_kill_resume.py")
 
 
 # The suite runs on parallel workers (pytest-xdist, `-n auto` in pyproject.toml): one per core
-# the process may use, each with its share of the cores as its thread budget, so that the
+# the process may use (within memory), each with its share of the cores as its thread budget, so that the
 # models of two workers never compete for one core (docs/development.md, "Threads").
 
 
+# Memory per worker: one held 1.3 GB with torch and transformers loaded (2026-11-26), and the
+# DVC stage or llama.cpp server it runs beside it needs room too.
+WORKER_MEMORY_BYTES = 4 * 1024**3
+
+
 def pytest_xdist_auto_num_workers(config) -> int:
+    """One worker per usable core, as many as the available memory holds."""
+    import psutil
+
     from scicon.threads import available_cores
 
-    return available_cores()
+    return max(1, min(available_cores(), psutil.virtual_memory().available // WORKER_MEMORY_BYTES))
 
 
 def pytest_xdist_setupnodes(config, specs) -> None:
