@@ -20,13 +20,16 @@ GIT_IDENTITY = {
 }
 
 # Every stage in seconds: a teacher trained for a few steps on a sample of its labelled claims,
-# rule rewrites instead of generation, three pairs, one generation, three fine-tuning steps, no
-# zero-shot backbone pass over the benchmarks.
+# rule negatives checked for grounding only (tests/test_rules_dvc.py runs the fluency check in a
+# real `dvc repro`), rule rewrites instead of generation, three pairs, one generation, three
+# fine-tuning steps, no zero-shot backbone pass over the benchmarks.
 FAST_TRAINING = {"max_steps": 4, "eval_steps": 2, "max_length": 48, "logging_steps": 1}
 TEACHER_CLAIMS = 300
 FAST_TEACHER = {"training": FAST_TRAINING, "labelled": {"check_covid": {"cap": TEACHER_CLAIMS}}}
+FAST_NEGATIVES = {"filters": ["grounded"]}
 FAST_PIPELINE_PARAMS = {
     "teacher": FAST_TEACHER,
+    "negatives": FAST_NEGATIVES,
     "evolve": {
         "max_pairs": 3,
         "population_size": 2,

@@ -308,6 +308,9 @@ def test_a_code_change_recomputes_evolve_and_an_operational_key_reruns_nothing(r
     assert after["resumed_pairs"] == 0 and after["pairs_tried"] == 3
 
 
+SEARCHED = 10  # pairs each round searches
+
+
 def test_the_trained_teacher_accepts_pairs_and_a_self_training_round_runs_end_to_end(released, tmp_path):
     """The default DAG: a teacher trained in the DAG, EvoNLI against it at the default `target`,
     and a second round taught by the first round's student (foreach stages, no cycle)."""
@@ -318,7 +321,7 @@ def test_the_trained_teacher_accepts_pairs_and_a_self_training_round_runs_end_to
         copy,
         {
             "target": DEFAULT_PARAMS["target"],
-            "evolve": {**FAST_PIPELINE_PARAMS["evolve"], "max_pairs": 20, "max_iterations": 2},
+            "evolve": {**FAST_PIPELINE_PARAMS["evolve"], "max_pairs": SEARCHED, "max_iterations": 2},
             "self_training": {"rounds": {"r2": {"teacher": "models/scicon-classifier"}}},
         },
     )
@@ -335,8 +338,8 @@ def test_the_trained_teacher_accepts_pairs_and_a_self_training_round_runs_end_to
     evolve = json.loads((copy / "reports/evolve.json").read_text())
     # every pair was judged by the trained, calibrated teacher; a 4-step teacher is too close
     # to constant for acceptances to be guaranteed, so only that it ran is checked here
-    assert evolve["pairs_tried"] == 20 and evolve["errors"] == 0
-    assert evolve["succeeded"] + evolve["failed"] + evolve["skipped"] == 20
+    assert evolve["pairs_tried"] == SEARCHED and evolve["errors"] == 0
+    assert evolve["succeeded"] + evolve["failed"] + evolve["skipped"] == SEARCHED
     traces = [json.loads(line) for line in (copy / "data/evolve/trace.jsonl").read_text().splitlines()]
     assert all(t["original_confidence"] is not None for t in traces)
     assert {"similarity", "claim"} <= set(evolve["filters"])
@@ -344,7 +347,7 @@ def test_the_trained_teacher_accepts_pairs_and_a_self_training_round_runs_end_to
 
     round2 = {name: json.loads((copy / f"reports/rounds/r2/{name}.json").read_text()) for name in (
         "evolve", "build", "finetune", "evaluate")}  # fmt: skip
-    assert round2["evolve"]["pairs_tried"] == 20 and round2["evolve"]["recipe"] == "custom"
+    assert round2["evolve"]["pairs_tried"] == SEARCHED and round2["evolve"]["recipe"] == "custom"
     assert round2["finetune"]["steps"] == 3
     assert round2["evaluate"]["demo_biomed_nli"]["models"].keys() >= {"scicon", "r2"}
 

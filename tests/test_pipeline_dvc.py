@@ -54,8 +54,9 @@ def test_a_malformed_source_fails_the_stage_naming_file_and_line(project, tmp_pa
 def test_repro_builds_finetunes_and_evaluates_with_fixture_sources(project):
     """build -> finetune -> evaluate on the demo corpus, with stand-in evolve/negatives files."""
     copy, env = project
-    # evaluate compares the student with the teacher: a few-step teacher first (it runs pairs)
-    update_params(copy, {"teacher": FAST_PIPELINE_PARAMS["teacher"]})
+    # evaluate compares the student with the teacher: a few-step teacher first (it runs pairs,
+    # and the negatives the stand-ins below replace)
+    update_params(copy, {key: FAST_PIPELINE_PARAMS[key] for key in ("teacher", "negatives")})
     dvc(copy, env, "repro", "teacher")
     run(
         [
