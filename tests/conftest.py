@@ -26,6 +26,10 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 RELEASE_FILES = ("tests/test_dvc_workflows.py", "tests/test_kill_resume.py")
 
 
+def in_release_files(nodeid: str) -> bool:
+    return nodeid.split("::")[0] in RELEASE_FILES
+
+
 # The suite runs on parallel workers (pytest-xdist, `-n auto` in pyproject.toml): one per core
 # the process may use (within memory), each with its share of the cores as its thread budget, so that the
 # models of two workers never compete for one core (docs/development.md, "Threads").
@@ -68,7 +72,7 @@ def pytest_xdist_make_scheduler(config, log):
 
     class ReleaseOnOneWorker(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
-            return "release" if nodeid.split("::")[0] in RELEASE_FILES else nodeid
+            return "release" if in_release_files(nodeid) else nodeid
 
     return ReleaseOnOneWorker(config, log)
 
@@ -76,9 +80,7 @@ def pytest_xdist_make_scheduler(config, log):
 def pytest_collection_modifyitems(config, items) -> None:
     """The slow tests first, so that the quick ones even out the workers' loads at the end."""
     strays = [
-        item.nodeid
-        for item in items
-        if "released" in item.fixturenames and item.nodeid.split("::")[0] not in RELEASE_FILES
+        item.nodeid for item in items if "released" in item.fixturenames and not in_release_files(item.nodeid)
     ]
     if strays:
         raise pytest.UsageError(

@@ -9,18 +9,29 @@ import sys
 
 import pytest
 
-from tests.dvc_project import TEACHER_CLAIMS, run
+from tests.dvc_project import FAST_TEACHER, run
 from tests.llama_server import SERVED_NAME
 
 pytestmark = pytest.mark.slow
 
+
+def leaf_settings(prefix: str, values: dict) -> list[str]:
+    """``prefix.key=value`` for every leaf of ``values`` (the keys beside them keep their values)."""
+    settings = []
+    for key, value in values.items():
+        if isinstance(value, dict):
+            settings += leaf_settings(f"{prefix}.{key}", value)
+        else:
+            settings.append(f"{prefix}.{key}={value}")
+    return settings
+
+
 # The demo instead of PubMed 200K RCT, three abstracts, two pairs searched by a small population,
-# a teacher of a few steps (evolve depends on the teacher stage's folder even when the LLM judges).
+# the fixtures' few-step teacher (evolve depends on the teacher stage's folder even when the LLM judges).
 ON_THE_DEMO = [
     "ingest.source=data/demo/demo_rct.txt", "ingest.split=null", "ingest.max_abstracts=3",
     "evolve.max_pairs=2", "evolve.population_size=2", "evolve.candidates_per_mutation=2",
-    "evolve.max_iterations=1", "teacher.training.max_steps=4", "teacher.training.eval_steps=2",
-    "teacher.training.max_length=48", f"teacher.labelled.check_covid.cap={TEACHER_CLAIMS}",
+    "evolve.max_iterations=1", *leaf_settings("teacher", FAST_TEACHER),
 ]  # fmt: skip
 
 
