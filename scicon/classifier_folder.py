@@ -94,6 +94,10 @@ def _save_adapter(
 ) -> None:
     config = model.peft_config["default"]
     config.base_model_name_or_path = str(output_dir / BASE_FOLDER)
+    # peft's model card names the base by the loaded model's own path (a site-packages path
+    # that differs between checkouts): the recorded one instead, so the folder's bytes do not
+    base = model.get_base_model()
+    base.name_or_path = base.config._name_or_path = config.base_model_name_or_path
     # peft keeps module names in a set, written in hash-seed order: sorted, the same
     # training writes the same bytes, so DVC sees an unchanged model as unchanged
     for names in ("target_modules", "modules_to_save"):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -118,7 +119,8 @@ def test_finetuning_is_seeded(tiny_model, tmp_path, batching):
 
 @pytest.mark.slow
 def test_the_saved_adapter_does_not_depend_on_the_hash_seed(tiny_model, tmp_path):
-    """Same data, same seed, another process: the same bytes, so DVC sees no change."""
+    """Same data, same seed, another process and another checkout (the base model at another
+    path): the same bytes, so DVC sees no change."""
     script = (
         "import sys\nfrom pathlib import Path\n"
         "from tests.test_finetune import examples, tiny_params\nfrom scicon.train import finetune\n"
@@ -129,14 +131,15 @@ def test_the_saved_adapter_does_not_depend_on_the_hash_seed(tiny_model, tmp_path
     for hash_seed in ("1", "2"):
         # each run in its own checkout-like folder, with the relative output path DVC passes
         (tmp_path / hash_seed).mkdir()
+        base = shutil.copytree(tiny_model, tmp_path / hash_seed / "site-packages" / "base-model")
         subprocess.run(
-            [sys.executable, "-c", script, str(tiny_model)],
+            [sys.executable, "-c", script, str(base)],
             env={**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": repository},
             cwd=tmp_path / hash_seed,
             check=True,
             capture_output=True,
         )
-    for saved in ("adapter_config.json", "adapter_model.safetensors", "base/model.safetensors"):
+    for saved in ("adapter_config.json", "adapter_model.safetensors", "base/model.safetensors", "README.md"):
         first, second = (tmp_path / seed / "models" / "classifier" / saved for seed in ("1", "2"))
         assert first.read_bytes() == second.read_bytes(), saved
 
