@@ -20,6 +20,7 @@ from worker threads) and never computes beside another model of the process.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Sequence
 from pathlib import Path
@@ -29,7 +30,8 @@ import numpy as np
 from scicon.calibration import Calibration
 from scicon.classifier_folder import (
     BASE_FOLDER,
-    CALIBRATION_FILE,
+    UNTRAINED_MARKER,
+    calibration_file,
     load_model,
     max_length_of,
     read_run_record,
@@ -102,17 +104,21 @@ class ContradictionClassifier:
         folder = Path(folder)
         if not folder.is_dir():
             raise InputNotFoundError(f"{folder}: classifier folder not found")
+        if (folder / UNTRAINED_MARKER).is_file():
+            why = json.loads((folder / UNTRAINED_MARKER).read_text(encoding="utf-8")).get("why", "")
+            raise InputNotFoundError(f"{folder}: holds no trained classifier ({why})")
         record = read_run_record(folder)
         model = load_model(folder, record)
         tokenizer_source = folder if (folder / "tokenizer_config.json").is_file() else folder / BASE_FOLDER
         tokenizer = AutoTokenizer.from_pretrained(tokenizer_source)
-        calibration_path = folder / CALIBRATION_FILE
+        label = label_index(model.config.id2label, contradiction_label, str(folder / "config.json"))
+        calibration_path = calibration_file(folder, str(model.config.id2label[label]))
         calibration = Calibration.load(calibration_path) if calibration_path.is_file() else None
         self._setup(
             model,
             tokenizer,
             max_length=max_length or max_length_of(record, tokenizer, model.config),
-            label=label_index(model.config.id2label, contradiction_label, str(folder / "config.json")),
+            label=label,
             calibration=calibration,
             batch_size=batch_size,
             device=device,

@@ -18,7 +18,7 @@ from scicon.io import staged_folder
 from scicon.models import resolve_model
 
 RUN_RECORD = "scicon_classifier.json"  # written by the finetune stage: base model, max_length, labels
-CALIBRATION_FILE = "calibration.json"
+CALIBRATION_FILE = "calibration.json"  # a two-class judge's: its positive class
 # what a judge folder holds instead of a model when its stage was told not to train one
 UNTRAINED_MARKER = "untrained.json"
 ADAPTER_CONFIG = "adapter_config.json"
@@ -51,7 +51,29 @@ def load_base_model(reference: str, tokenizer, labels: dict[int, str]):
     return model
 
 
+def calibration_file(folder: Path, label: str) -> Path:
+    """Where the calibration of class ``label`` is: a three-way judge calibrates each class it is
+    read for on its own (``calibration-<label>.json``), a two-class judge its positive class."""
+    own = Path(folder) / f"calibration-{label}.json"
+    return own if own.is_file() else Path(folder) / CALIBRATION_FILE
+
+
 # ---- writing ----
+
+
+def write_untrained(output_dir: Path, why: str) -> None:
+    """A judge folder that holds no model and says why: a scorer pointed at it stops with ``why``."""
+    from scicon.io import write_json
+
+    output_dir.mkdir(parents=True, exist_ok=True)
+    for stale in output_dir.iterdir():  # a judge trained earlier must not be read as this one
+        if stale.is_dir():
+            import shutil
+
+            shutil.rmtree(stale)
+        else:
+            stale.unlink()
+    write_json(output_dir / UNTRAINED_MARKER, {"trained": False, "why": why})
 
 
 def save_classifier(

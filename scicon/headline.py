@@ -24,6 +24,12 @@ def _pick(report: Report, names: Mapping[str, str]) -> dict:
     return {name: lookup(report, dotted) for name, dotted in names.items()}
 
 
+# A judge's gold figures in its headline: name -> dotted path under the report's `gold`
+GOLD_HEADLINE = {
+    "gold_roc_auc": "overall.roc_auc",
+    "gold_roc_auc_within_rule_negatives": "within_rule_negatives.roc_auc",
+}
+
 # Headline name -> dotted path in the stage's report, for every stage whose headline is a
 # fixed choice of figures (entailment and evaluate compute theirs below).
 PICKED: dict[str, dict[str, str]] = {
@@ -43,8 +49,7 @@ PICKED: dict[str, dict[str, str]] = {
     },
     "teacher": {
         "dev_roc_auc": "dev.calibrated_cross_fitted.roc_auc",
-        "gold_roc_auc": "gold.overall.roc_auc",
-        "gold_roc_auc_within_rule_negatives": "gold.within_rule_negatives.roc_auc",
+        **{name: f"gold.{path}" for name, path in GOLD_HEADLINE.items()},
     },
     # Short names, so the thresholds and their filters fit one terminal row in `dvc exp show`:
     # `asr` is the attack success rate (paper section 6), `<threshold>_pass` the share of
@@ -79,9 +84,16 @@ PICKED: dict[str, dict[str, str]] = {
 
 
 def entailment(report: Report) -> dict:
-    """An untrained judge's report says so; a trained one's has no ``trained`` key."""
+    """An untrained judge's report says so; a trained one's has no ``trained`` key. A three-way
+    judge's headline adds its contradiction figures, the teacher's."""
     trained = report.get("trained", True)
-    return {"trained": trained, "dev_roc_auc": lookup(report, "dev.calibrated_cross_fitted.roc_auc")}
+    figures = {"trained": trained, "dev_roc_auc": lookup(report, "dev.calibrated_cross_fitted.roc_auc")}
+    if report.get("head") == "three_way":
+        figures["contradiction_dev_roc_auc"] = lookup(
+            report, "classes.contradiction.dev.calibrated_cross_fitted.roc_auc"
+        )
+        figures |= _pick(report, {name: f"gold.{path}" for name, path in GOLD_HEADLINE.items()})
+    return figures
 
 
 def evaluate(report: Report) -> dict:

@@ -12,7 +12,7 @@ from scicon.classifier import ENTAILMENT, ContradictionClassifier
 from scicon.classifier_folder import UNTRAINED_MARKER
 from scicon.entailment.params import EntailmentParams
 from scicon.entailment.train import entailment_data
-from scicon.errors import InputFormatError, ParamsError
+from scicon.errors import InputFormatError, InputNotFoundError, ParamsError
 from scicon.labelled.candidates import labelled_candidates
 from scicon.pairing.entailment import EntailmentJudge
 from stages import entailment as stage
@@ -128,3 +128,88 @@ def test_an_untrained_judge_says_so_and_the_pairs_stage_refuses_it(tmp_path):
     assert sorted(path.name for path in (out / "entailment").iterdir()) == [UNTRAINED_MARKER]
     with pytest.raises(ParamsError, match="was not trained .*set entailment.train true"):
         EntailmentJudge(out / "entailment")
+
+
+def _run_stage(stage_module, params: dict, tmp_path: Path, name: str, extra: list[str] = ()) -> Path:
+    (tmp_path / "params.yaml").write_text(yaml.safe_dump(params))
+    out = tmp_path / "out"
+    argv = [
+        "--params", str(tmp_path / "params.yaml"),
+        *extra,
+        "--model", str(out / name),
+        "--metrics", str(out / "headline.json"),
+        "--figures", str(out / f"{name}.json"),
+        "--loss-plot", str(out / "loss.csv"),
+        "--dev-plot", str(out / "dev.csv"),
+    ]  # fmt: skip
+    stage_module.main(stage_module.parser().parse_args(argv))
+    return out
+
+
+@pytest.mark.slow
+def test_one_three_way_judge_is_read_for_entailment_and_for_contradiction_each_calibrated(tmp_path):
+    from tests.test_judgements import JUDGEMENTS_FIXTURE
+
+    params = yaml.safe_load(PARAMS_FILE.read_text())
+    params["labelled_root"] = str(LABELLED_ROOT)
+    params["gold"]["path"] = JUDGEMENTS_FIXTURE  # any file in the gold format judges it
+    params["entailment"].update(train=True, head="three_way", labelled={"mnli": MNLI}, dev_fraction=0.4)
+    params["entailment"]["training"].update(SHORT_TRAINING)
+    params["entailment"]["refine"] = {
+        "labelled": {"judgements": {"kind": "gold", "path": JUDGEMENTS_FIXTURE, "root": "repository",
+                                    "options": None, "weight": 1.0, "cap": None}},
+        "dev_fraction": 0.25, "max_steps": 2, "eval_steps": 2, "learning_rate": 5e-5,
+    }  # fmt: skip
+    out = _run_stage(stage, params, tmp_path, "judge")
+
+    figures = json.loads((out / "judge.json").read_text())
+    assert figures["head"] == "three_way"
+    assert figures["labels"] == {"0": "entailment", "1": "neutral", "2": "contradiction"}
+    # one training run: the general phase, then the judgements from its weights
+    assert figures["refine"]["general_training"]["steps"] == 3 and figures["training"]["steps"] == 2
+    held_out = figures["refine"]["examples"]["dev"]
+    assert figures["calibration"]["fitted_on"] == held_out and 0 < held_out < 20
+    assert 0.0 <= figures["dev"]["raw"]["roc_auc"] <= 1.0  # P(entailment), the pairs filter's
+    assert 0.0 <= figures["classes"]["contradiction"]["dev"]["raw"]["roc_auc"] <= 1.0
+    assert figures["gold"]["status"] == "evaluated" and figures["gold"]["overall"]["examples"] == 20
+    headline = json.loads((out / "headline.json").read_text())
+    assert set(headline) >= {
+        "contradiction_dev_roc_auc",
+        "gold_roc_auc",
+        "gold_roc_auc_within_rule_negatives",
+    }
+
+    folder = out / "judge"
+    assert {path.name for path in folder.glob("calibration*.json")} == {
+        "calibration-entailment.json",
+        "calibration-contradiction.json",
+    }
+    pair = ("Mortality was 8% with X and 14% with placebo.", "X did not reduce mortality.")
+    for name in ("entailment", "contradiction"):
+        judge = ContradictionClassifier(folder, name)
+        (raw,) = judge.raw_contradiction_probabilities([pair])
+        (calibrated,) = judge.contradiction_probabilities([pair])
+        assert judge.calibration is not None and calibrated == pytest.approx(judge.calibration([raw])[0])
+    entailment = ContradictionClassifier(folder, "entailment").calibration
+    contradiction = ContradictionClassifier(folder, "contradiction").calibration
+    assert entailment.to_dict() != contradiction.to_dict()  # each class has its own map
+    # the pairs stage's reader takes the same folder
+    (p_entails,) = EntailmentJudge(folder).entailment_probabilities([pair])
+    assert 0.0 <= p_entails <= 1.0
+
+
+def test_a_teacher_told_not_to_train_leaves_a_folder_that_says_why(tmp_path):
+    from stages import teacher as teacher_stage
+
+    params = yaml.safe_load(PARAMS_FILE.read_text())
+    params["teacher"].update(train=False, labelled={}, sources=[])  # nothing to learn is no error then
+    (tmp_path / "empty.jsonl").write_text("")
+    (tmp_path / "out" / "teacher" / "base").mkdir(parents=True)
+    (tmp_path / "out" / "teacher" / "base" / "model.safetensors").write_text("a teacher trained earlier")
+    empty = str(tmp_path / "empty.jsonl")
+    out = _run_stage(teacher_stage, params, tmp_path, "teacher", ["--pairs", empty, "--negatives", empty])
+
+    assert json.loads((out / "teacher.json").read_text())["trained"] is False
+    assert sorted(path.name for path in (out / "teacher").iterdir()) == [UNTRAINED_MARKER]
+    with pytest.raises(InputNotFoundError, match="holds no trained classifier .*three-way"):
+        ContradictionClassifier(out / "teacher")

@@ -102,10 +102,12 @@ def build_dataset(
     test_fraction: float,
     seed: int,
     swap_order: bool = True,
+    example_type: type[Example] = Example,
 ) -> BuiltDataset:
     """Deduplicated candidates split by abstract. ``swap_order`` swaps the two sentences of half of
     each label's examples (contradiction is symmetric, and the swap hides which sentence is the
-    generated one); a directional relation such as entailment keeps premise first."""
+    generated one); a directional relation such as entailment keeps premise first. ``example_type``
+    validates the rows (:class:`ThreeWayExample` for a three-way judge's class indices)."""
     kept, removed = deduplicate(candidates)
     by_split: dict[str, list[Candidate]] = {split: [] for split in SPLITS}
     for candidate in kept:
@@ -120,18 +122,18 @@ def build_dataset(
             swaps |= order_swaps(ids, seed, f"{split}:{label}")
         swapped += len(swaps)
         members.sort(key=lambda c: c.example_id)
-        splits[split] = [_example(c, split, c.example_id in swaps) for c in members]
+        splits[split] = [_example(c, split, c.example_id in swaps, example_type) for c in members]
         if not members and (split == "train" or {"dev": dev_fraction, "test": test_fraction}[split] > 0):
             log.warning("the %s split is empty (too few abstracts for its fraction)", split)
     hypotheses = {c.example_id: c.hypothesis for c in kept}
     return BuiltDataset(splits=splits, hypotheses=hypotheses, removed=removed, swapped=swapped)
 
 
-def _example(candidate: Candidate, split: str, swap: bool) -> Example:
+def _example(candidate: Candidate, split: str, swap: bool, example_type: type[Example]) -> Example:
     first, second = (
         (candidate.hypothesis, candidate.premise) if swap else (candidate.premise, candidate.hypothesis)
     )
-    return Example(
+    return example_type(
         example_id=candidate.example_id,
         pmid=candidate.pmid,
         sentence1=first,

@@ -36,14 +36,13 @@ def classifier_goal(settings: ClassifierGoalSettings, context: AssemblyContext):
         raise ParamsError("evolve.settings.goal.classifier.model: the classifier goal needs a model folder")
     from scicon.backbones.cache import weights_identity
     from scicon.classifier import ContradictionClassifier
-    from scicon.classifier_folder import CALIBRATION_FILE
     from scicon.io import hash_file
 
-    # the calibration is part of what the teacher answers, so part of its identity
-    calibration = Path(settings.model) / CALIBRATION_FILE
+    # the calibrations are part of what the teacher answers, so part of its identity
+    calibrations = sorted(Path(settings.model).glob("calibration*.json"))
     identity = {
         "weights": weights_identity(settings.model, context.cache),
-        "calibration": hash_file(calibration)[0] if calibration.is_file() else None,
+        "calibration": "".join(hash_file(path)[0] for path in calibrations) or None,
     }
     context.record_model(f"classifier:{settings.model}", identity)
     return ContradictionClassifier(settings.model, settings.contradiction_label)

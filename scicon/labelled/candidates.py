@@ -16,6 +16,7 @@ import numpy as np
 
 from scicon.classifier import CONTRADICTION
 from scicon.errors import InputFormatError, InputNotFoundError
+from scicon.readers.rows import NLI_LABELS
 from scicon.readers.sets import LabelledSpec, Skipped, labelled_base, load_sets, resolved
 from scicon.records.benchmark import BenchmarkPair
 from scicon.records.dataset import Candidate, Example
@@ -41,28 +42,33 @@ def capped(pairs: list, cap: int | None, seed: int, name: str) -> list:
     return kept
 
 
-def positive_label(pair: BenchmarkPair, positive: str, origin: str) -> int:
+def positive_label(pair: BenchmarkPair, positive: str | None, origin: str) -> int:
     """1 when ``pair`` is of class ``positive``: contradiction is every loader's binary label,
-    any other class (entailment) needs the loader's three-way label."""
+    any other class (entailment) needs the loader's three-way label; ``positive`` None gives the
+    three-way class index of :data:`NLI_LABELS`."""
     if positive == CONTRADICTION:
         return pair.label
     if pair.nli_label is None:
+        wanted = positive or "each of the three NLI classes"
         raise InputFormatError(
             origin,
-            f"pair {pair.key} has no three-way NLI label, so {positive} cannot be told from the rest "
+            f"pair {pair.key} has no three-way NLI label, so {wanted} cannot be told from the rest "
             "(this loader gives contradiction vs not only); use a set whose loader reads three-way labels",
         )
+    if positive is None:
+        return NLI_LABELS.index(pair.nli_label)
     return int(pair.nli_label == positive)
 
 
 def labelled_candidates(
     params: LabelledSettings,
     labelled_root: str | None,
-    positive: str = CONTRADICTION,
+    positive: str | None = CONTRADICTION,
     section: str = "teacher",
 ) -> tuple[list[Candidate], dict[str, int]]:
     """Every labelled set's pairs as candidates, each its own group (by the loader's group key),
-    label 1 for the class ``positive`` (``section`` names the params section in errors)."""
+    label 1 for the class ``positive`` or, with ``positive`` None, the three-way class index
+    (``section`` names the params section in errors)."""
     candidates: list[Candidate] = []
     counts: dict[str, int] = {}
     for name, loaded in load_sets(

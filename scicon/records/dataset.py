@@ -44,3 +44,10 @@ class Example(Record):
     operator: str | None = Field(default=None, description="rule operator or EvoNLI recipe")
     mutation_type: str | None = Field(default=None, description="appendix-D taxonomy, contradictions only")
     split: Literal["train", "dev", "test"]
+
+
+class ThreeWayExample(Example):
+    """A training row of the three-way NLI judge: its label is the class index of
+    :data:`scicon.readers.rows.NLI_LABELS` (0 entailment, 1 neutral, 2 contradiction)."""
+
+    label: int = Field(ge=0, le=2, description="0: entailment, 1: neutral, 2: contradiction")

@@ -20,13 +20,14 @@ import logging
 from collections import Counter
 from dataclasses import dataclass
 
+from scicon.classifier import CONTRADICTION
 from scicon.dataset.build import BuiltDataset, build_dataset
 from scicon.dataset.params import BuildSource
 from scicon.dataset.sources import SourcePaths, SourceReport, read_sources
 from scicon.labelled.candidates import labelled_candidates, weighted
 from scicon.readers.sets import LabelledSpec
 from scicon.records.dataset import Candidate
-from scicon.teacher.params import TeacherParams
+from scicon.teacher.params import TeacherParams, TeacherRefine
 
 log = logging.getLogger(__name__)
 
@@ -68,12 +69,8 @@ def teacher_data(paths: SourcePaths, params: TeacherParams, labelled_root: str |
     dataset.splits["train"] = weighted(dataset.splits["train"], params, params.seed)
     data = TeacherData(dataset, reports, dict(sorted(left_out.items())), counts)
     if params.refine is not None:
-        sets = RefineSets(params.refine.labelled, params.seed)
-        judged, data.refine_labelled = labelled_candidates(sets, labelled_root, section="teacher.refine")
-        data.refine = build_dataset(
-            judged, dev_fraction=params.refine.dev_fraction, test_fraction=0.0, seed=params.seed
-        )
-        data.refine.splits["train"] = weighted(data.refine.splits["train"], sets, params.seed)
+        refine = refine_dataset(params.refine, params.seed, labelled_root, "teacher")
+        data.refine, data.refine_labelled = refine
     return data
 
 
@@ -83,3 +80,23 @@ class RefineSets:
 
     labelled: dict[str, LabelledSpec]
     seed: int
+
+
+def refine_dataset(
+    refine: TeacherRefine,
+    seed: int,
+    labelled_root: str | None,
+    section: str,
+    positive: str | None = CONTRADICTION,
+    **build_options,
+) -> tuple[BuiltDataset, dict[str, int]]:
+    """The second phase's train and dev splits (split by abstract) and rows per set: label 1 for
+    class ``positive``, or the three-way class index when it is None; ``build_options`` go to
+    :func:`build_dataset` (sentence order, row type)."""
+    sets = RefineSets(refine.labelled, seed)
+    judged, counts = labelled_candidates(sets, labelled_root, positive, section=f"{section}.refine")
+    dataset = build_dataset(
+        judged, dev_fraction=refine.dev_fraction, test_fraction=0.0, seed=seed, **build_options
+    )
+    dataset.splits["train"] = weighted(dataset.splits["train"], sets, seed)
+    return dataset, counts

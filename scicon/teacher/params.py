@@ -27,6 +27,10 @@ class TeacherRefine(Section):
 
 
 class TeacherParams(Section):
+    train: bool = Field(
+        description="train the teacher; false writes a folder marked untrained, for a run whose "
+        "contradiction judge is the entailment stage's three-way one (entailment.head: three_way)"
+    )
     sources: tuple[BuildSource, ...] = Field(description="DAG data to learn from (empty: labelled data only)")
     operators: tuple[str, ...] | None = Field(description="rule operators whose edits teach (null: all)")
     labelled: dict[str, LabelledSpec] = Field(
@@ -40,7 +44,7 @@ class TeacherParams(Section):
 
     @model_validator(mode="after")
     def _something_to_learn(self) -> TeacherParams:
-        if not self.sources and not self.labelled:
+        if self.train and not self.sources and not self.labelled:
             raise ValueError("sources and labelled are both empty: the teacher has nothing to learn from")
         return self
 

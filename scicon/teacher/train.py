@@ -33,10 +33,12 @@ from pathlib import Path
 import numpy as np
 
 from scicon.calibration import calibration_report, fit_calibration
+from scicon.dataset.build import BuiltDataset
 from scicon.dataset.params import BuildSource
 from scicon.records.dataset import Example
 from scicon.teacher.data import TeacherData
-from scicon.teacher.params import TeacherParams
+from scicon.teacher.params import TeacherParams, TeacherRefine
+from scicon.train.params import FinetuneParams
 
 log = logging.getLogger(__name__)
 
@@ -100,54 +102,68 @@ def source_figures(
     return figures
 
 
-def _both_classes(dev: Sequence[Example], setting: str) -> None:
+def _both_classes(dev: Sequence[Example], origin: str, setting: str) -> None:
     if len({e.label for e in dev}) < 2:
         from scicon.errors import InputFormatError
 
         raise InputFormatError(
-            "teacher data", f"the held-out split ({len(dev)} examples) lacks a class: raise {setting}"
+            origin, f"the held-out split ({len(dev)} examples) lacks a class: raise {setting}"
         )
 
 
-def _train_in_phases(data: TeacherData, params: TeacherParams, output_dir: Path):
+def train_in_phases(
+    general: BuiltDataset,
+    judgements: BuiltDataset | None,
+    training: FinetuneParams,
+    refine: TeacherRefine | None,
+    output_dir: Path,
+    section: str,
+    labels: dict[int, str] | None = None,
+    scored: Sequence[int] | None = None,
+):
     """The first phase's training on the general data; with ``refine``, a second phase from its
-    weights on the in-domain judgements. Returns the last phase's result, its held-out split and
-    the first phase's result (None without refine)."""
+    weights on the in-domain ``judgements``. Returns the last phase's result, its held-out split and
+    the first phase's result (None without refine). ``section`` names the settings in errors;
+    ``labels`` and ``scored`` are the finetune's (default: contradiction against the rest)."""
     import tempfile
 
-    from scicon.train.lora import finetune
+    from scicon.train.lora import LABELS, POSITIVE, finetune
 
-    train, dev = data.dataset.splits["train"], data.dataset.splits["dev"]
-    _both_classes(dev, "teacher.dev_fraction")
-    if data.refine is None:
-        return finetune(train, dev, params.training, output_dir), dev, None
-    refine_dev = data.refine.splits["dev"]
-    _both_classes(refine_dev, "teacher.refine.dev_fraction")
+    labels, scored = labels or LABELS, scored or (POSITIVE,)
+
+    train, dev = general.splits["train"], general.splits["dev"]
+    _both_classes(dev, f"{section} data", f"{section}.dev_fraction")
+    if refine is None or judgements is None:
+        return finetune(train, dev, training, output_dir, labels, scored), dev, None
+    refine_dev = judgements.splits["dev"]
+    _both_classes(refine_dev, f"{section} data", f"{section}.refine.dev_fraction")
     output_dir.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix=f".{output_dir.name}-general-", dir=output_dir.parent) as staging:
-        general = finetune(train, dev, params.training, Path(staging) / "general")
-        second = params.training.model_copy(
+        first = finetune(train, dev, training, Path(staging) / "general", labels, scored)
+        second = training.model_copy(
             update={
                 "base_model": str(Path(staging) / "general"),
-                "max_steps": params.refine.max_steps,
-                "eval_steps": params.refine.eval_steps,
-                "learning_rate": params.refine.learning_rate,
+                "max_steps": refine.max_steps,
+                "eval_steps": refine.eval_steps,
+                "learning_rate": refine.learning_rate,
             }
         )
-        refined = finetune(data.refine.splits["train"], refine_dev, second, output_dir)
+        refined = finetune(judgements.splits["train"], refine_dev, second, output_dir, labels, scored)
 
-    def one_axis(first: list[dict], second: list[dict]) -> list[dict]:
-        return [*first, *({**row, "step": row["step"] + general.metrics["steps"]} for row in second)]
+    def one_axis(before: list[dict], after: list[dict]) -> list[dict]:
+        return [*before, *({**row, "step": row["step"] + first.metrics["steps"]} for row in after)]
 
-    refined.loss_curve = one_axis(general.loss_curve, refined.loss_curve)
-    refined.dev_curve = one_axis(general.dev_curve, refined.dev_curve)
-    return refined, refine_dev, general
+    refined.loss_curve = one_axis(first.loss_curve, refined.loss_curve)
+    refined.dev_curve = one_axis(first.dev_curve, refined.dev_curve)
+    return refined, refine_dev, first
 
 
 def train_teacher(data: TeacherData, params: TeacherParams, output_dir: Path) -> TeacherResult:
     from scicon.train.calibrate import calibrate_classifier
 
-    trained, dev, general = _train_in_phases(data, params, output_dir)
+    trained, dev, general = train_in_phases(
+        data.dataset, data.refine, params.training, params.refine, output_dir, "teacher"
+    )
     method = params.training.calibration
     calibration, raw, labels = calibrate_classifier(output_dir, dev, method)
 

@@ -25,15 +25,20 @@ log = logging.getLogger(__name__)
 
 
 def calibrate_classifier(
-    folder: Path, examples: Sequence[Example], method: str, positive_label: str = CONTRADICTION
+    folder: Path,
+    examples: Sequence[Example],
+    method: str,
+    positive_label: str = CONTRADICTION,
+    file_name: str = CALIBRATION_FILE,
 ) -> tuple[Calibration, np.ndarray, np.ndarray]:
     """Fit ``method`` to the probability of class ``positive_label`` (label 1 of ``examples``; both
-    labels needed), save it in ``folder``; returns the calibration, the raw probabilities and the labels."""
+    labels needed), save it in ``folder`` as ``file_name``; returns the calibration, the raw
+    probabilities and the labels."""
     scorer = ContradictionClassifier(folder, positive_label)
     raw = np.array(scorer.raw_contradiction_probabilities([(e.sentence1, e.sentence2) for e in examples]))
     labels = np.array([e.label for e in examples])
     calibration = fit_calibration(raw, labels, method)
-    calibration.save(Path(folder) / CALIBRATION_FILE)
+    calibration.save(Path(folder) / file_name)
     return calibration, raw, labels
 
 

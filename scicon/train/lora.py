@@ -1,8 +1,10 @@
-"""LoRA fine-tuning of a sequence-classification head: a positive class (1) vs not (0).
+"""LoRA fine-tuning of a sequence-classification head: a positive class (1) vs not (0), or more classes.
 
 The classes are named by ``labels`` (default :data:`LABELS`, contradiction vs not; the
-entailment judge names its own), and the saved config names them, so a scorer finds the
-positive class by name.
+entailment judge names its own, two or three), and the saved config names them, so a scorer
+finds a class by name. ``scored`` names the classes whose one-vs-rest ROC-AUC (their mean) is
+the dev figure early stopping follows: the positive class of two, the classes a three-way
+judge is read for.
 
 Follows the peft sequence-classification recipe: a ``LoraConfig`` with task type
 SEQ_CLS (which puts the new classifier head in ``modules_to_save``, so it is trained
@@ -36,7 +38,7 @@ import numpy as np
 import torch
 from sklearn.metrics import roc_auc_score
 
-from scicon.classifier import CONTRADICTION, ContradictionClassifier, contradiction_probabilities_from_logits
+from scicon.classifier import ContradictionClassifier, contradiction_probabilities_from_logits
 from scicon.classifier_folder import load_base_model, load_tokenizer, save_classifier
 from scicon.errors import InputFormatError, ParamsError
 from scicon.records.dataset import Example
@@ -114,9 +116,18 @@ def _roc_auc(labels: np.ndarray, scores: np.ndarray) -> float:
     return float(roc_auc_score(labels, scores)) if len(set(labels.tolist())) == 2 else float("nan")
 
 
-def _compute_metrics(prediction) -> dict:
-    scores = contradiction_probabilities_from_logits(np.asarray(prediction.predictions), POSITIVE)
-    return {"roc_auc": _roc_auc(np.asarray(prediction.label_ids), scores)}
+def _dev_metric(scored: Sequence[int]):
+    """The Trainer's ``compute_metrics``: the mean one-vs-rest ROC-AUC of the ``scored`` classes."""
+
+    def compute(prediction) -> dict:
+        logits, truth = np.asarray(prediction.predictions), np.asarray(prediction.label_ids)
+        aucs = [
+            _roc_auc((truth == index).astype(int), contradiction_probabilities_from_logits(logits, index))
+            for index in scored
+        ]
+        return {"roc_auc": float(np.mean(aucs))}
+
+    return compute
 
 
 def finetune(
@@ -125,23 +136,24 @@ def finetune(
     params: FinetuneParams,
     output_dir: Path,
     labels: dict[int, str] = LABELS,
+    scored: Sequence[int] = (POSITIVE,),
 ) -> FinetuneResult:
     """Fine-tune ``params.base_model`` on ``train`` (LoRA or every weight, ``params.method``) and save
-    the classifier in ``output_dir``, its classes named by ``labels`` (label 1 is the positive one)."""
+    the classifier in ``output_dir``, its classes named by ``labels``; the ROC-AUC figures are the
+    mean one-vs-rest figure of the ``scored`` classes (of two: label 1, the positive one)."""
     from transformers import set_seed
 
     set_seed(params.seed)
     train, use_dev = _training_examples(train, dev, params)
     tokenizer = load_tokenizer(params.base_model)
     model, trainable, total = _model_to_train(params, tokenizer, labels)
-    run = _train(model, tokenizer, train, dev if use_dev else None, params)
+    run = _train(model, tokenizer, train, dev if use_dev else None, params, scored)
     loss_curve, dev_curve = _curves(run.history)
     # Training-set ROC-AUC shows whether the model fits; a seeded sample says as much as
     # scoring every example, at a fraction of the time on a CPU.
     train_sample = seeded_sample(train, TRAIN_AUC_SAMPLE, params.seed)
-    positive = labels[POSITIVE]
-    train_auc = score_examples_auc(model, tokenizer, train_sample, params.max_length, positive)
-    dev_auc = score_examples_auc(model, tokenizer, dev, params.max_length, positive) if use_dev else None
+    train_auc = _mean_auc(model, tokenizer, train_sample, params.max_length, labels, scored)
+    dev_auc = _mean_auc(model, tokenizer, dev, params.max_length, labels, scored) if use_dev else None
     save_classifier(model, tokenizer, params.base_model, params.max_length, output_dir, labels, params.seed)
 
     metrics = {
@@ -219,7 +231,12 @@ class TrainingRun:
 
 
 def _train(
-    model, tokenizer, train: Sequence[Example], dev: Sequence[Example] | None, params: FinetuneParams
+    model,
+    tokenizer,
+    train: Sequence[Example],
+    dev: Sequence[Example] | None,
+    params: FinetuneParams,
+    scored: Sequence[int],
 ) -> TrainingRun:
     """Train ``model`` in place with the transformers Trainer (dev ROC-AUC, early stopping and the
     best checkpoint when ``dev`` is given), checkpoints in a temporary folder."""
@@ -244,7 +261,7 @@ def _train(
             eval_dataset=dev_data,
             data_collator=DataCollatorWithPadding(tokenizer),
             processing_class=tokenizer,
-            compute_metrics=_compute_metrics if dev is not None else None,
+            compute_metrics=_dev_metric(scored) if dev is not None else None,
             callbacks=callbacks,
         )
         started = time.perf_counter()
@@ -333,12 +350,19 @@ def _best_step(trainer) -> int | None:
     return int(Path(checkpoint).name.rsplit("-", 1)[-1])
 
 
-def score_examples_auc(
-    model, tokenizer, examples: Sequence[Example], max_length: int, positive_label: str = CONTRADICTION
+def _mean_auc(
+    model,
+    tokenizer,
+    examples: Sequence[Example],
+    max_length: int,
+    labels: dict[int, str],
+    scored: Sequence[int],
 ) -> float:
-    """ROC-AUC of the in-memory model's P(``positive_label``) on ``examples``."""
-    scorer = ContradictionClassifier.from_model(model, tokenizer, max_length, positive_label)
-    scores = scorer.raw_contradiction_probabilities(
-        [(e.sentence1, e.sentence2) for e in examples], progress="scoring"
-    )
-    return _roc_auc(np.array([e.label for e in examples]), np.array(scores))
+    """The mean one-vs-rest ROC-AUC of the ``scored`` classes on ``examples``."""
+    pairs = [(e.sentence1, e.sentence2) for e in examples]
+    aucs = []
+    for index in scored:
+        scorer = ContradictionClassifier.from_model(model, tokenizer, max_length, labels[index])
+        scores = scorer.raw_contradiction_probabilities(pairs, progress="scoring")
+        aucs.append(_roc_auc(np.array([int(e.label == index) for e in examples]), np.array(scores)))
+    return float(np.mean(aucs))
