@@ -167,6 +167,8 @@ def test_one_three_way_judge_is_read_for_entailment_and_for_contradiction_each_c
     assert figures["labels"] == {"0": "entailment", "1": "neutral", "2": "contradiction"}
     # one training run: the general phase, then the judgements from its weights
     assert figures["refine"]["general_training"]["steps"] == 3 and figures["training"]["steps"] == 2
+    # three classes on the held-out side are no reason to stop scoring it (mean of the two read)
+    assert 0.0 <= figures["refine"]["general_training"]["dev_roc_auc"] <= 1.0
     held_out = figures["refine"]["examples"]["dev"]
     assert figures["calibration"]["fitted_on"] == held_out and 0 < held_out < 20
     assert 0.0 <= figures["dev"]["raw"]["roc_auc"] <= 1.0  # P(entailment), the pairs filter's

@@ -144,7 +144,7 @@ def finetune(
     from transformers import set_seed
 
     set_seed(params.seed)
-    train, use_dev = _training_examples(train, dev, params)
+    train, use_dev = _training_examples(train, dev, params, scored)
     tokenizer = load_tokenizer(params.base_model)
     model, trainable, total = _model_to_train(params, tokenizer, labels)
     run = _train(model, tokenizer, train, dev if use_dev else None, params, scored)
@@ -183,20 +183,19 @@ def finetune(
 
 
 def _training_examples(
-    train: Sequence[Example], dev: Sequence[Example], params: FinetuneParams
+    train: Sequence[Example], dev: Sequence[Example], params: FinetuneParams, scored: Sequence[int]
 ) -> tuple[Sequence[Example], bool]:
     """The examples to train on (a seeded sample past ``max_train_examples``), and whether the
-    dev split can be scored (it needs both labels)."""
+    dev split can be scored (it needs every scored class and another one beside it)."""
     if len({e.label for e in train}) < 2:
-        raise InputFormatError("SciCon train split", "has only one label; a classifier needs both")
+        raise InputFormatError("SciCon train split", "has only one label; a classifier needs two classes")
     if params.max_train_examples is not None and len(train) > params.max_train_examples:
         train = seeded_sample(train, params.max_train_examples, params.seed)
         log.info("finetune: using a seeded sample of %d training examples", len(train))
-    use_dev = len({e.label for e in dev}) == 2
+    present = {e.label for e in dev}
+    use_dev = len(present) >= 2 and all(index in present for index in scored)
     if not use_dev:
-        log.warning(
-            "finetune: the dev split lacks one label (or is empty): no dev ROC-AUC, no early stopping"
-        )
+        log.warning("finetune: the dev split lacks a class (or is empty): no dev ROC-AUC, no early stopping")
     return train, use_dev
 
 
