@@ -51,10 +51,16 @@ def load_base_model(reference: str, tokenizer, labels: dict[int, str]):
     return model
 
 
+def class_calibration_name(label: str) -> str:
+    """The file of one class's own calibration: a three-way judge calibrates each class it is read
+    for on its own."""
+    return f"calibration-{label}.json"
+
+
 def calibration_file(folder: Path, label: str) -> Path:
-    """Where the calibration of class ``label`` is: a three-way judge calibrates each class it is
-    read for on its own (``calibration-<label>.json``), a two-class judge its positive class."""
-    own = Path(folder) / f"calibration-{label}.json"
+    """Where the calibration of class ``label`` is: the class's own file, else the folder's one
+    (a two-class judge's, for its positive class)."""
+    own = Path(folder) / class_calibration_name(label)
     return own if own.is_file() else Path(folder) / CALIBRATION_FILE
 
 

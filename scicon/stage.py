@@ -2,15 +2,20 @@
 
 A stage that fails on bad input or parameters prints one line naming the file,
 line or key to fix and exits with status 1; an interrupted stage exits with 130.
-Its declared outputs are written atomically, so neither leaves a partial file.
+Its declared outputs are written atomically, so neither leaves a partial file. A stage that
+finishes logs its wall time and adds it to its report (``--figures``) as ``stage_wall_seconds``,
+so a run's time per stage is in ``reports/``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import sys
+import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from scicon.errors import SciconError
 from scicon.threads import apply_thread_budget
@@ -68,10 +73,27 @@ def run_stage(
     args = parser.parse_args(argv)
     try:
         apply_thread_budget(threads_setting(getattr(args, "params", None)))
+        started = time.perf_counter()
         main(args)
+        record_wall_time(getattr(args, "figures", None), time.perf_counter() - started)
     except SciconError as error:
         print(f"error: {error}", file=sys.stderr)
         raise SystemExit(1) from None
     except KeyboardInterrupt:
         print("interrupted: outputs were not replaced", file=sys.stderr)
         raise SystemExit(130) from None
+
+
+def record_wall_time(report: str | None, seconds: float) -> None:
+    """Log the stage's wall time and add it to its report, when it wrote one."""
+    log.info("finished in %.1f s", seconds)
+    if report is None or not Path(report).is_file():
+        return
+    from scicon.io import write_json
+
+    try:
+        figures = json.loads(Path(report).read_text(encoding="utf-8"))
+    except ValueError:  # not one JSON document (a JSON Lines report): the log has the time
+        return
+    if isinstance(figures, dict):
+        write_json(report, {**figures, "stage_wall_seconds": round(seconds, 1)})

@@ -15,6 +15,7 @@ from scicon.entailment.train import entailment_data
 from scicon.errors import InputFormatError, InputNotFoundError, ParamsError
 from scicon.labelled.candidates import labelled_candidates
 from scicon.pairing.entailment import EntailmentJudge
+from scicon.stage import run_stage
 from stages import entailment as stage
 from tests.params_defaults import PARAMS_FILE, section
 from tests.test_labelled import MNLI
@@ -142,7 +143,7 @@ def _run_stage(stage_module, params: dict, tmp_path: Path, name: str, extra: lis
         "--loss-plot", str(out / "loss.csv"),
         "--dev-plot", str(out / "dev.csv"),
     ]  # fmt: skip
-    stage_module.main(stage_module.parser().parse_args(argv))
+    run_stage(stage_module.main, stage_module.parser(), argv)
     return out
 
 
@@ -211,7 +212,8 @@ def test_a_teacher_told_not_to_train_leaves_a_folder_that_says_why(tmp_path):
     empty = str(tmp_path / "empty.jsonl")
     out = _run_stage(teacher_stage, params, tmp_path, "teacher", ["--pairs", empty, "--negatives", empty])
 
-    assert json.loads((out / "teacher.json").read_text())["trained"] is False
+    report = json.loads((out / "teacher.json").read_text())
+    assert report["trained"] is False and report["stage_wall_seconds"] >= 0.0  # the stage's time, kept
     assert sorted(path.name for path in (out / "teacher").iterdir()) == [UNTRAINED_MARKER]
     with pytest.raises(InputNotFoundError, match="holds no trained classifier .*three-way"):
         ContradictionClassifier(out / "teacher")

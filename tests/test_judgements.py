@@ -382,6 +382,13 @@ def test_a_new_round_never_repeats_a_judged_pair(corpus):
     assert first and not first & second
 
 
+def test_a_finder_review_kept_beside_the_rounds_is_not_read_as_one(corpus):
+    review = corpus["rounds"] / "find-review"  # its key has the finder's own records
+    review.mkdir(parents=True)
+    (review / "key.jsonl").write_text(json.dumps({"item_id": "f-1", "pair_id": "a|b"}) + "\n")
+    assert (_sample(corpus, "r1") / "key.jsonl").is_file()
+
+
 def test_an_answered_round_is_never_redrawn(corpus):
     folder = _sample(corpus)
     _answer(folder, "annotator-1", right_controls=3)

@@ -29,7 +29,7 @@ import numpy as np
 
 from scicon.calibration import calibration_report
 from scicon.classifier import CONTRADICTION, ENTAILMENT
-from scicon.classifier_folder import CALIBRATION_FILE, write_untrained
+from scicon.classifier_folder import CALIBRATION_FILE, class_calibration_name, write_untrained
 from scicon.dataset.build import BuiltDataset, build_dataset
 from scicon.entailment.params import EntailmentParams
 from scicon.errors import InputFormatError
@@ -107,7 +107,7 @@ def train_entailment(data: EntailmentData, params: EntailmentParams, output_dir:
     by_class = {}
     for index in read:
         name, binary = labels[index], one_against_rest(dev, index)
-        file_name = f"calibration-{name}.json" if params.head == "three_way" else CALIBRATION_FILE
+        file_name = class_calibration_name(name) if params.head == "three_way" else CALIBRATION_FILE
         calibration, raw, truth = calibrate_classifier(output_dir, binary, method, name, file_name)
         honest = cross_fitted(raw, truth, folds, method)
         by_class[name] = {

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from scicon.errors import InputFormatError, InputNotFoundError, ParamsError
 from scicon.io import read_json_objects, read_jsonl, write_json, write_jsonl
-from scicon.judgements.blinded import ANNOTATIONS, KEY_FILE, write_round
+from scicon.judgements.blinded import ANNOTATIONS, ASSIGNMENTS_FILE, KEY_FILE, write_round
 from scicon.judgements.params import JudgementsParams
 from scicon.judgements.pool import build_pool, read_reserved
 from scicon.judgements.readback import (
@@ -55,7 +55,13 @@ def add_read_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _round_folders(rounds: Path) -> list[Path]:
-    return sorted(path for path in rounds.glob("*") if (path / KEY_FILE).is_file())
+    """The rounds under ``rounds``: folders with a key and assignments (a finder review kept beside
+    them, with a key of its own, is not one)."""
+    return sorted(
+        path
+        for path in rounds.glob("*")
+        if (path / KEY_FILE).is_file() and (path / ASSIGNMENTS_FILE).is_file()
+    )
 
 
 def _teacher_probabilities(folder: str | None, candidates) -> dict[str, float]:
