@@ -37,7 +37,14 @@ from scicon.labelled.candidates import labelled_candidates, weighted
 from scicon.readers.rows import NLI_LABELS
 from scicon.records.dataset import Example, ThreeWayExample
 from scicon.teacher.data import refine_dataset
-from scicon.teacher.train import TeacherResult, cross_fitted, held_out_half, source_figures, train_in_phases
+from scicon.teacher.train import (
+    TeacherResult,
+    cross_fitted,
+    held_out_half,
+    refine_figures,
+    source_figures,
+    train_in_phases,
+)
 
 log = logging.getLogger(__name__)
 
@@ -126,13 +133,7 @@ def train_entailment(data: EntailmentData, params: EntailmentParams, output_dir:
             split: sum(e.label == entailment_index for e in data.dataset.splits[split])
             for split in ("train", "dev")
         },
-        "refine": None
-        if general is None
-        else {
-            "general_training": general.metrics,
-            "labelled": data.refine_labelled,
-            "examples": {split: len(data.refine.splits[split]) for split in ("train", "dev")},
-        },
+        "refine": refine_figures(general, data.refine, data.refine_labelled),
         "labelled": data.labelled,
         "labels": labels,
         "calibration": {"method": method, "fitted_on": len(dev)},

@@ -158,6 +158,18 @@ def train_in_phases(
     return refined, refine_dev, first
 
 
+def refine_figures(general, judgements: BuiltDataset | None, labelled: dict[str, int] | None) -> dict | None:
+    """What the report says of a second phase: the first phase's training, the judgements read and
+    their splits (None without a second phase; ``general`` is the first phase's result)."""
+    if general is None or judgements is None:
+        return None
+    return {
+        "general_training": general.metrics,
+        "labelled": labelled,
+        "examples": {split: len(judgements.splits[split]) for split in ("train", "dev")},
+    }
+
+
 def train_teacher(data: TeacherData, params: TeacherParams, output_dir: Path) -> TeacherResult:
     from scicon.train.calibrate import calibrate_classifier
 
@@ -173,13 +185,7 @@ def train_teacher(data: TeacherData, params: TeacherParams, output_dir: Path) ->
     metrics = {
         "training": trained.metrics,
         "examples": {split: len(data.dataset.splits[split]) for split in ("train", "dev")},
-        "refine": None
-        if general is None
-        else {
-            "general_training": general.metrics,
-            "labelled": data.refine_labelled,
-            "examples": {split: len(data.refine.splits[split]) for split in ("train", "dev")},
-        },
+        "refine": refine_figures(general, data.refine, data.refine_labelled),
         "sources": {report.name: report.summary() for report in data.reports},
         "labelled": data.labelled,
         "operators_left_out": data.left_out,
