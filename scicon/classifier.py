@@ -167,11 +167,17 @@ class ContradictionClassifier:
         self, pairs: Sequence[SentencePair], progress: str | None = None
     ) -> list[float]:
         """The model's own P(contradiction), in input order; ``progress`` labels a progress bar."""
+        logits = self.logits(pairs, progress)
+        return contradiction_probabilities_from_logits(logits, self.label_index).tolist()
+
+    def logits(self, pairs: Sequence[SentencePair], progress: str | None = None) -> np.ndarray:
+        """The model's logits of every class, one row per pair in input order: one forward pass
+        serves any class (``contradiction_probabilities_from_logits`` reads one)."""
         import torch
         from tqdm.auto import tqdm
 
         pairs = list(pairs)
-        scores: list[float] = []
+        rows: list[np.ndarray] = []
         starts = range(0, len(pairs), self.batch_size)
         with COMPUTE_LOCK, torch.inference_mode():
             for start in tqdm(starts, desc=progress, unit="batch", leave=False, disable=progress is None):
@@ -184,9 +190,8 @@ class ContradictionClassifier:
                     padding=True,
                     return_tensors="pt",
                 ).to(self.device)
-                logits = self.model(**encoded).logits.float().cpu().numpy()
-                scores.extend(contradiction_probabilities_from_logits(logits, self.label_index).tolist())
-        return scores
+                rows.append(self.model(**encoded).logits.float().cpu().numpy())
+        return np.concatenate(rows) if rows else np.zeros((0, self.model.config.num_labels))
 
     def calibrate(self, raw: Sequence[float]) -> list[float]:
         """``raw`` probabilities through the folder's calibration (unchanged without one)."""

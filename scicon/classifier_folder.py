@@ -11,6 +11,7 @@ from a folder read here.
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 from scicon.errors import InputFormatError
@@ -74,8 +75,6 @@ def write_untrained(output_dir: Path, why: str) -> None:
     output_dir.mkdir(parents=True, exist_ok=True)
     for stale in output_dir.iterdir():  # a judge trained earlier must not be read as this one
         if stale.is_dir():
-            import shutil
-
             shutil.rmtree(stale)
         else:
             stale.unlink()

@@ -27,18 +27,16 @@ from scicon.teacher.train import TeacherResult, train_teacher
 
 def main(args) -> None:
     params = load_section(args.params, "teacher", TeacherParams)
-    if not params.train:
+    if params.train:
+        gold = load_section(args.params, "gold", GoldSpec)
+        paths = SourcePaths(pairs=Path(args.pairs), negatives=Path(args.negatives))
+        data = teacher_data(paths, params, load_key(args.params, "labelled_root"))
+        result = train_teacher(data, params, Path(args.model))
+        result.metrics["gold"] = gold_figures(Path(args.model), gold)
+    else:
         why = "teacher.train is false: the contradiction judge is the entailment stage's three-way one"
         write_untrained(Path(args.model), why)
         result = TeacherResult({"trained": False, "why": why}, [], [])
-        write_training_curves(result, args.loss_plot, args.dev_plot)
-        write_report_and_headline("teacher", result.metrics, args.figures, args.metrics)
-        return
-    gold = load_section(args.params, "gold", GoldSpec)
-    paths = SourcePaths(pairs=Path(args.pairs), negatives=Path(args.negatives))
-    data = teacher_data(paths, params, load_key(args.params, "labelled_root"))
-    result = train_teacher(data, params, Path(args.model))
-    result.metrics["gold"] = gold_figures(Path(args.model), gold)
     write_training_curves(result, args.loss_plot, args.dev_plot)
     write_report_and_headline("teacher", result.metrics, args.figures, args.metrics)
 

@@ -357,11 +357,12 @@ def _mean_auc(
     labels: dict[int, str],
     scored: Sequence[int],
 ) -> float:
-    """The mean one-vs-rest ROC-AUC of the ``scored`` classes on ``examples``."""
-    pairs = [(e.sentence1, e.sentence2) for e in examples]
-    aucs = []
-    for index in scored:
-        scorer = ContradictionClassifier.from_model(model, tokenizer, max_length, labels[index])
-        scores = scorer.raw_contradiction_probabilities(pairs, progress="scoring")
-        aucs.append(_roc_auc(np.array([int(e.label == index) for e in examples]), np.array(scores)))
+    """The mean one-vs-rest ROC-AUC of the ``scored`` classes on ``examples`` (one forward pass)."""
+    scorer = ContradictionClassifier.from_model(model, tokenizer, max_length, labels[scored[0]])
+    logits = scorer.logits([(e.sentence1, e.sentence2) for e in examples], progress="scoring")
+    truth = np.array([e.label for e in examples])
+    aucs = [
+        _roc_auc((truth == index).astype(int), contradiction_probabilities_from_logits(logits, index))
+        for index in scored
+    ]
     return float(np.mean(aucs))
