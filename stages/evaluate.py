@@ -38,11 +38,12 @@ def main(args) -> None:
     params = load_section(args.params, "evaluate", EvaluateParams)
     gold = load_section(args.params, "gold", GoldSpec)
     specs = dict(params.benchmarks)
+    if GOLD in specs:
+        raise ParamsError(f"evaluate.benchmarks.{GOLD}: the name is taken by the gold pairs of `gold`")
+    # with no path the gold pairs are reported as skipped, and so is a hard variant built on them
+    specs[GOLD] = gold
     judge = None
     if gold.path:
-        if GOLD in specs:
-            raise ParamsError(f"evaluate.benchmarks.{GOLD}: the name is taken by the gold pairs of `gold`")
-        specs[GOLD] = gold
         judge = JudgeSettings(
             load_key(args.params, "target"), gold.bootstrap_resamples, gold.confidence_level, gold.seed
         )

@@ -68,6 +68,8 @@ def test_the_stage_compares_classifiers_and_baselines_and_writes_every_output(
                 "path": "absent.csv",
                 "options": {"contradiction": ["Refutes"]},
             },
+            # a hard variant of the gold pairs of `gold`, which are not in evaluate.benchmarks
+            "hard_gold": {"kind": "hard", "path": None, "options": {"base": "gold", "negation_words": None}},
         },
         "classifiers": {
             "scicon": "models/scicon-classifier",
@@ -103,18 +105,23 @@ def test_the_stage_compares_classifiers_and_baselines_and_writes_every_output(
     )
 
     headline = json.loads(Path("metrics/evaluate.json").read_text())  # what DVC shows
-    assert headline["benchmarks_evaluated"] == 3 and "healthver_dev" not in headline
+    assert headline["benchmarks_evaluated"] == 4 and "healthver_dev" not in headline
     assert set(headline["gold"]) >= {"scicon_roc_auc", "best_baseline_roc_auc"}
     assert all(key.endswith(("_roc_auc", "_precision_at_target")) for key in headline["gold"])
     assert "scicon_precision_at_target" in headline["gold"]
     metrics = json.loads(Path("reports/evaluate.json").read_text())
-    assert metrics["benchmarks_evaluated"] == 3 and metrics["healthver_dev"]["status"] == "skipped"
+    assert metrics["benchmarks_evaluated"] == 4 and metrics["healthver_dev"]["status"] == "skipped"
     # the gold pairs: every scorer judged, the models at `target`, the baselines by ROC-AUC only
     judge = metrics["gold"]["judge"]
     assert metrics["gold"]["examples"] == 8 and {"scicon", "snomed", "negation_cue"} <= set(judge)
     assert judge["scicon"]["at_target"]["target"] == 0.4 and "by_operator" in judge["scicon"]
     assert set(judge["negation_cue"]) == {"overall", "within_rule_negatives"}
     assert "judge" not in metrics["nli4ct_dev"]  # its pairs do not say how they were made
+    hard_gold = metrics["hard_gold"]  # negation words removed: no judge breakdown, the same pairs
+    assert hard_gold["status"] == "evaluated" and hard_gold["examples"] == 8 and "judge" not in hard_gold
+    hard_scores = Path("plots/scores/hard_gold.csv").read_text().splitlines()
+    gold_scores = Path("plots/scores/gold.csv").read_text().splitlines()
+    assert [row.split(",")[:2] for row in hard_scores] == [row.split(",")[:2] for row in gold_scores]
     nli4ct = metrics["nli4ct_dev"]
     assert nli4ct["examples"] == 4 and set(nli4ct["models"]) == {"scicon", "snomed"}
     assert set(nli4ct["baselines"]) == {
@@ -145,6 +152,6 @@ def test_the_stage_compares_classifiers_and_baselines_and_writes_every_output(
     assert rows[0]["key"] == "dev:3f1c2a10-0001-4a6e-9d1e-000000000001" and rows[1]["label"] == "1"
     assert sorted(os.listdir("plots/roc")) == [
         f"{benchmark}.{scorer}.csv"
-        for benchmark in ("gold", "mednli", "nli4ct_dev")
+        for benchmark in ("gold", "hard_gold", "mednli", "nli4ct_dev")
         for scorer in ("best_baseline", "scicon", "snomed")
     ]
