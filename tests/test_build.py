@@ -17,6 +17,7 @@ from scicon.dataset.taxonomy import mutation_type
 from scicon.errors import InputNotFoundError, NoWorkError, ParamsError
 from scicon.io import read_jsonl, write_jsonl
 from scicon.params import load_section
+from scicon.records.base import WordEdit
 from scicon.records.corpus import Role
 from scicon.records.dataset import Candidate, Example
 from scicon.records.negatives import RuleNegative
@@ -195,6 +196,17 @@ def test_provenance_labels_and_taxonomy(sources):
 )
 def test_mutation_types_from_word_diff(original, mutated, expected):
     assert mutation_type(word_diff(original, mutated)) == expected
+
+
+def test_a_negation_moved_to_another_clause_is_a_negation_flip():
+    # Deleted in one place and inserted in another: two flips, whatever the words have in common.
+    edits = [
+        WordEdit(op="delete", position=3, original="not", replacement=""),
+        WordEdit(op="insert", position=12, original="", replacement="not"),
+    ]
+    assert mutation_type(edits) == "negation_polarity"
+    one_edit = [WordEdit(op="replace", position=2, original="did not reduce", replacement="did not lower")]
+    assert mutation_type(one_edit) == "causation"
 
 
 def test_written_splits_load_with_datasets_and_match_the_card(sources, tmp_path):

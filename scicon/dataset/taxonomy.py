@@ -180,14 +180,18 @@ def _affix_negation(removed: set[str], inserted: set[str]) -> bool:
 
 
 def changed_words(edits: Iterable[WordEdit]) -> tuple[set[str], set[str]]:
-    """Lower-cased words removed and inserted by ``edits``, minus words on both sides."""
+    """Lower-cased words removed and inserted by ``edits``, less the words one edit keeps.
+
+    A word is cancelled only within the edit that both removes and inserts it ("did not
+    reduce" -> "did not lower" changes one word): a "not" deleted in one place and inserted in
+    another is two negation flips, not an unchanged sentence."""
     removed: set[str] = set()
     inserted: set[str] = set()
     for edit in edits:
-        removed.update(edit.original.lower().split())
-        inserted.update(edit.replacement.lower().split())
-    both = removed & inserted
-    return removed - both, inserted - both
+        gone, added = set(edit.original.lower().split()), set(edit.replacement.lower().split())
+        removed |= gone - added
+        inserted |= added - gone
+    return removed, inserted
 
 
 def mutation_type(edits: Iterable[WordEdit]) -> str:
