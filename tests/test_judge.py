@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -65,3 +66,38 @@ def test_only_pairs_that_say_how_they_were_made_get_judge_figures(pairs):
 
     assert has_facets(pairs)
     assert not has_facets([BenchmarkPair("a", "b", 1, "k")])
+
+
+def test_judgements_with_mutation_types_are_judged_within_each_kind_of_edit(tmp_path):
+    rows = [  # (gold, source, mutation_type, score)
+        ("contradiction", "rule_cross", "negation_polarity", 0.9),
+        ("neutral", "rule_cross", "negation_polarity", 0.7),
+        ("neutral", "rule_cross", "negation_polarity", 0.2),
+        ("contradiction", "rule_cross", "scalar", 0.3),
+        ("neutral", "rule_cross", "scalar", 0.1),
+        ("neutral", "evonli_near_miss", "causation", 0.5),
+        ("entailment", "original", None, 0.05),
+    ]
+    path = tmp_path / "judgements.jsonl"
+    path.write_text(
+        "".join(
+            json.dumps({"id": f"j-{n}", "pmid": str(n), "sentence1": "A.", "sentence2": "B.", "gold": gold,
+                        "source": source, "mutation_type": kind})
+            + "\n"
+            for n, (gold, source, kind, _) in enumerate(rows)
+        )
+    )
+    pairs = load_benchmarks({"gold": SetSpec(kind="gold", path=str(path), options=None)})["gold"].pairs
+    figures = judge_figures(pairs, [row[3] for row in rows], target=0.4, **SETTINGS)
+    within = figures["within_edits"]
+    # negations: 0.9 beats 0.7 and 0.2; the rest: 0.3 beats 0.1, not 0.5
+    assert (within["negation"]["examples"], within["negation"]["roc_auc"]) == (3, 1.0)
+    assert (within["not_negation"]["examples"], within["not_negation"]["roc_auc"]) == (3, 0.5)
+    scalar = figures["by_mutation_type"]["scalar"]
+    assert (scalar["examples"], scalar["contradictions"], scalar["acceptance"]) == (2, 1, 0.0)
+    assert figures["by_mutation_type"]["negation_polarity"]["precision"] == 0.5
+
+
+def test_pairs_without_mutation_types_get_no_edit_breakdown(pairs):
+    figures = judge_figures(pairs, SCORES, target=0.4, **SETTINGS)
+    assert "within_edits" not in figures and "by_mutation_type" not in figures

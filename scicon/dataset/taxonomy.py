@@ -39,10 +39,12 @@ def _cues(text: str) -> frozenset[str]:
 # Affixes that negate the word they attach to: "effective" -> "ineffective".
 _NEGATING_PREFIXES = ("un", "in", "im", "ir", "il", "non", "non-", "dis")
 
+NEGATION_POLARITY = "negation_polarity"  # the type every negation edit gets, whatever else it changes
+
 # Order matters: the first type whose cues match names the mutation.
 MUTATION_TYPES: tuple[MutationType, ...] = (
     MutationType(
-        "negation_polarity",
+        NEGATION_POLARITY,
         "logical",
         negation_words("free_standing") | negation_words("lexical"),
     ),
@@ -202,7 +204,7 @@ def mutation_type(edits: Iterable[WordEdit]) -> str:
     if not changed:
         return OTHER
     if any(is_negation(word) for word in changed) or _affix_negation(removed, inserted):
-        return "negation_polarity"
+        return NEGATION_POLARITY
     texts = [f"{edit.original} {edit.replacement}".lower() for edit in edits]
     for kind, forms in _LOOKUP:
         if kind.name == "numerical" and any(_NUMBER.search(word) for word in changed):

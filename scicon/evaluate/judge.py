@@ -11,7 +11,11 @@ scored against the gold label:
 - ``at_target``: the pairs the search would accept (probability ≥ ``target``): their
   share, the precision among them and the recall of true contradictions;
 - ``by_source`` and ``by_operator``: per stratum, its pairs, true contradictions, mean
-  probability and share accepted, and the precision among the accepted.
+  probability and share accepted, and the precision among the accepted;
+- where the pairs record the mutation type of their edit (the project's judgements do):
+  ``within_edits`` — ROC-AUC among the edits that are negations and among the rest, the
+  question behind the share of non-negation contradictions EvoNLI accepts — and, at
+  ``target``, ``by_mutation_type``.
 
 Intervals are bootstrap percentile intervals: stratified by class for ROC-AUC (as every
 ROC-AUC in the evaluate stage), and plain resamples of the pairs for precision, recall
@@ -123,10 +127,25 @@ def judge_figures(
         "overall": _auc(labels, values, resamples, confidence, seed),
         "within_rule_negatives": _auc(labels[negatives], values[negatives], resamples, confidence, seed),
     }
+    types = np.array([pair.facet("mutation_type") or "" for pair in pairs])
+    typed = types != ""
+    if typed.any():
+        # here, not at the top: scicon.dataset's package import pulls the whole assembly in
+        from scicon.dataset.taxonomy import NEGATION_POLARITY
+
+        negation = types == NEGATION_POLARITY
+        figures["within_edits"] = {
+            "negation": _auc(labels[negation], values[negation], resamples, confidence, seed),
+            "not_negation": _auc(
+                labels[typed & ~negation], values[typed & ~negation], resamples, confidence, seed
+            ),
+        }
     if target is not None:
         figures["at_target"] = _at_target(labels, values, target, resamples, confidence, seed)
         figures["by_source"] = _strata(pairs, labels, values, "source", target)
         figures["by_operator"] = _strata(pairs, labels, values, "operator", target)
+        if typed.any():
+            figures["by_mutation_type"] = _strata(pairs, labels, values, "mutation_type", target)
     return figures
 
 

@@ -5,8 +5,9 @@ JSON Lines, one item per line: ``id``, ``pmid``, ``sentence1``, ``sentence2``, `
 most annotators said contradiction, which must agree with ``gold``), with how the pair
 was made: ``source`` (original, rule_cross, control_cross, other_abstract, ...),
 ``operator`` for a rule edit, ``kind`` (result_conclusion / conclusion_conclusion) and
-``garbled`` (most annotators found sentence2 visibly machine-edited). Those become the
-pair's facets, the strata that judge figures are broken down by (docs/judge.md).
+``garbled`` (most annotators found sentence2 visibly machine-edited), and for an edited
+sentence2 its ``mutation_type`` where the file records it (the project's judgements do). Those
+become the pair's facets, the strata that judge figures are broken down by (docs/judge.md).
 Pairs are grouped by abstract.
 """
 
@@ -19,7 +20,7 @@ from scicon.readers import LOADERS
 from scicon.readers.rows import NLI_LABELS, line_error, text
 from scicon.records.benchmark import BenchmarkPair
 
-FACETS = ("source", "operator", "kind", "garbled")
+FACETS = ("source", "operator", "kind", "garbled", "mutation_type")
 
 
 def _facets(row: dict, path: Path, line: int) -> tuple[tuple[str, str], ...]:
@@ -36,7 +37,7 @@ def _facets(row: dict, path: Path, line: int) -> tuple[tuple[str, str], ...]:
     keys="the item's `id`",
     groups="PMID",
     description="gold JSON Lines: id, pmid, sentence1, sentence2, gold (three-way), contradiction, "
-    "and source / operator / kind / garbled as facets",
+    "and source / operator / kind / garbled / mutation_type as facets",
 )
 def load_gold(path: Path, options: None) -> list[BenchmarkPair]:
     pairs = []
