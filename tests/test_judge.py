@@ -81,8 +81,17 @@ def test_judgements_with_mutation_types_are_judged_within_each_kind_of_edit(tmp_
     path = tmp_path / "judgements.jsonl"
     path.write_text(
         "".join(
-            json.dumps({"id": f"j-{n}", "pmid": str(n), "sentence1": "A.", "sentence2": "B.", "gold": gold,
-                        "source": source, "mutation_type": kind})
+            json.dumps(
+                {
+                    "id": f"j-{n}",
+                    "pmid": str(n),
+                    "sentence1": "A.",
+                    "sentence2": "B.",
+                    "gold": gold,
+                    "source": source,
+                    "mutation_type": kind,
+                }
+            )
             + "\n"
             for n, (gold, source, kind, _) in enumerate(rows)
         )

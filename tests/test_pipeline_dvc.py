@@ -88,7 +88,8 @@ def test_repro_builds_finetunes_and_evaluates_with_fixture_sources(project):
     assert 0 <= demo_scicon["roc_auc_ci_low"] <= demo_scicon["roc_auc_ci_high"] <= 1
     assert evaluate["demo_biomed_nli"]["best_baseline"] in evaluate["demo_biomed_nli"]["baselines"]
     assert evaluate["scicon_test"]["status"] == "evaluated"
-    for skipped in ("healthver_dev", "nli4ct_dev", "mednli", "mednli_surgery", "cardio", "hard_cardio", "gold"):
+    no_data = ("healthver_dev", "nli4ct_dev", "mednli", "mednli_surgery", "cardio", "hard_cardio", "gold")
+    for skipped in no_data:
         assert evaluate[skipped]["status"] == "skipped" and "models" not in evaluate[skipped]
     assert "base benchmark 'gold' skipped: no path configured" in evaluate["hard_gold"]["reason"]
     assert (copy / "plots/roc/demo_biomed_nli.scicon.csv").exists()
