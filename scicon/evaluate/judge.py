@@ -134,11 +134,10 @@ def judge_figures(
         from scicon.dataset.taxonomy import NEGATION_POLARITY
 
         negation = types == NEGATION_POLARITY
+        other_edits = typed & ~negation
         figures["within_edits"] = {
             "negation": _auc(labels[negation], values[negation], resamples, confidence, seed),
-            "not_negation": _auc(
-                labels[typed & ~negation], values[typed & ~negation], resamples, confidence, seed
-            ),
+            "not_negation": _auc(labels[other_edits], values[other_edits], resamples, confidence, seed),
         }
     if target is not None:
         figures["at_target"] = _at_target(labels, values, target, resamples, confidence, seed)
