@@ -75,6 +75,17 @@ def hash_file(path: str | os.PathLike, *algorithms: str) -> tuple[str, ...]:
     return tuple(hasher.hexdigest() for hasher in hashers)
 
 
+def hash_folder(path: str | os.PathLike) -> str:
+    """SHA-256 of a folder's files: their paths relative to it and their contents, in path order, so
+    an edit, an added, removed or renamed file changes it."""
+    root = Path(path)
+    digest = hashlib.sha256(usedforsecurity=False)
+    for file in sorted(p for p in root.rglob("*") if p.is_file()):
+        digest.update(file.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(hash_file(file)[0].encode() + b"\n")
+    return digest.hexdigest()
+
+
 def write_json(path: str | os.PathLike, data: object) -> None:
     with atomic_open(path) as handle:
         json.dump(data, handle, indent=2, sort_keys=True, ensure_ascii=False)

@@ -43,6 +43,8 @@ class PoolCandidate:
     sentence1: str
     sentence2: str
     pmid2: str | None = None
+    # the sentence an edited sentence2 was made from (None: the pair is not an edit)
+    original: str | None = None
 
     @property
     def stratum(self) -> str:
@@ -68,14 +70,15 @@ def candidate_id(sentence1: str, sentence2: str) -> str:
 
 
 def read_reserved(path: Path) -> frozenset[str]:
-    """PMIDs whose abstracts are never annotated, one a line (blank lines and ``#`` comments allowed)."""
+    """Ids of abstracts never annotated (PMIDs, or PMCIDs such as ``PMC101395``), one a line
+    (blank lines and ``#`` comments allowed)."""
     reserved = set()
     for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         value = raw.split("#", 1)[0].strip()
         if not value:
             continue
-        if not value.isdigit():
-            raise InputFormatError(str(path), f"expected a PMID (digits), got {value!r}", number)
+        if not value.removeprefix("PMC").isdigit():
+            raise InputFormatError(str(path), f"expected a PMID or a PMCID, got {value!r}", number)
         reserved.add(value)
     return frozenset(reserved)
 
@@ -113,6 +116,7 @@ def _rule_negatives(negatives: Iterable[RuleNegative], pairs: dict[str, Pair]) -
             mutation_type(negative.edits) if contradiction else None,
             pair.sentence1,
             negative.hypothesis,
+            original=negative.premise,
         )
 
 
@@ -134,6 +138,7 @@ def _evonli(traces: Iterable[PairTrace], kinds: dict[str, str], target: float, m
                 mutation_type(accepted.edits),
                 accepted.sentence1,
                 accepted.sentence2,
+                original=trace.original_sentence2,
             )
             continue
         closest = None
@@ -162,6 +167,7 @@ def _evonli(traces: Iterable[PairTrace], kinds: dict[str, str], target: float, m
                 mutation_type(word_diff(trace.original_sentence2, closest.text)),
                 trace.sentence1,
                 closest.text,
+                original=trace.original_sentence2,
             )
 
 
