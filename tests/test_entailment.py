@@ -312,3 +312,41 @@ def test_a_judge_that_reads_edits_is_shown_them_by_the_goal(tmp_path):
     assert goal.confidences([(evidence, edited)], original) == pytest.approx(with_edit)
     assert goal.confidences([(evidence, edited)]) == pytest.approx(without)
     assert with_edit != pytest.approx(without)  # the marks change what the model reads
+
+
+@pytest.mark.slow
+def test_the_cross_fit_scores_every_judgement_by_the_judge_that_never_learnt_its_abstract(tmp_path):
+    from scicon.entailment import crossfit
+    from tests.test_judgements import JUDGEMENTS_FIXTURE
+
+    params = yaml.safe_load(PARAMS_FILE.read_text())
+    params["labelled_root"] = str(LABELLED_ROOT)
+    params["gold"]["path"] = None
+    params["entailment"].update(train=True, head="three_way", labelled={"mnli": MNLI}, dev_fraction=0.4)
+    params["entailment"]["training"].update(SHORT_TRAINING)
+    params["entailment"]["refine"] = {
+        "labelled": {"scicon_judgements": {"kind": "gold", "path": JUDGEMENTS_FIXTURE, "root": "repository",
+                                           "options": None, "weight": 1.0, "cap": None}},
+        "dev_fraction": 0.5, "max_steps": 2, "eval_steps": 2, "learning_rate": 5e-5,
+    }  # fmt: skip
+    (tmp_path / "params.yaml").write_text(yaml.safe_dump(params))
+    seen: dict[str, set[str]] = {}
+    original_train_half = crossfit.train_half
+
+    def spy(half_params, labelled_root, general, other, out):
+        metrics = original_train_half(half_params, labelled_root, general, other, out)
+        seen[out.name] = other
+        return metrics
+
+    crossfit.train_half = spy
+    try:
+        report = crossfit.crossfit(tmp_path / "params.yaml", {}, tmp_path / "general", tmp_path / "cf", [])
+    finally:
+        crossfit.train_half = original_train_half
+    halves = {h: {json.loads(line)["pmid"] for line in (tmp_path / "cf" / "halves" / f"judgements-{h}.jsonl").open()}
+              for h in crossfit.HALVES}  # fmt: skip
+    assert halves["a"] and halves["b"] and not halves["a"] & halves["b"]
+    assert seen == {"judge-a": halves["b"], "judge-b": halves["a"]}
+    held = report["held_out_judgements"]
+    assert held["overall"]["examples"] == 20  # every judgement scored once, out of sample
+    assert (tmp_path / "general" / "config.json").is_file()  # the shared first phase, kept for reuse

@@ -136,7 +136,7 @@ def _benchmark_figures(
 
 def crossfit(params_path: Path, overrides: dict, general: Path, out: Path, benchmarks: list[str]) -> dict:
     raw = read_params_file(params_path)
-    apply_overrides(raw, overrides)
+    raw = apply_overrides(raw, overrides)
     with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as handle:
         yaml.safe_dump(raw, handle)
     effective = Path(handle.name)

@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from scicon.dataset.taxonomy import mutation_type
-from scicon.errors import InputFormatError
 from scicon.io import read_jsonl
 from scicon.records.base import TargetLabel
 from scicon.records.corpus import Abstract, Role
@@ -67,20 +66,6 @@ class Pool:
 def candidate_id(sentence1: str, sentence2: str) -> str:
     """The pair's identity across rounds and builds: a digest of its two sentences."""
     return hashlib.sha256(f"{sentence1.strip()}\t{sentence2.strip()}".encode()).hexdigest()[:16]
-
-
-def read_reserved(path: Path) -> frozenset[str]:
-    """Ids of abstracts never annotated (PMIDs, or PMCIDs such as ``PMC101395``), one a line
-    (blank lines and ``#`` comments allowed)."""
-    reserved = set()
-    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        value = raw.split("#", 1)[0].strip()
-        if not value:
-            continue
-        if not value.removeprefix("PMC").isdigit():
-            raise InputFormatError(str(path), f"expected a PMID or a PMCID, got {value!r}", number)
-        reserved.add(value)
-    return frozenset(reserved)
 
 
 def _originals(pairs: Iterable[Pair]) -> Iterable[PoolCandidate]:

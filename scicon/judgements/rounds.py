@@ -7,10 +7,10 @@ import logging
 from pathlib import Path
 
 from scicon.errors import InputFormatError, InputNotFoundError, ParamsError
-from scicon.io import read_json_objects, read_jsonl, write_json, write_jsonl
+from scicon.io import read_id_list, read_json_objects, read_jsonl, write_json, write_jsonl
 from scicon.judgements.blinded import ANNOTATIONS, ASSIGNMENTS_FILE, KEY_FILE, write_round
 from scicon.judgements.params import JudgementsParams
-from scicon.judgements.pool import build_pool, read_reserved
+from scicon.judgements.pool import build_pool
 from scicon.judgements.readback import (
     agreement,
     annotator_figures,
@@ -92,7 +92,7 @@ def run_sample(args: argparse.Namespace, params: JudgementsParams, target: float
     folder = rounds / args.round
     if folder.exists() and any((folder / ANNOTATIONS).glob("*.*")):
         raise ParamsError(f"{folder}: this round already has answers in {ANNOTATIONS}/; name a new round")
-    reserved = frozenset().union(*(read_reserved(Path(path)) for path in args.reserved))
+    reserved = frozenset().union(*(read_id_list(Path(path)) for path in args.reserved))
     judged = frozenset(
         item.candidate_id
         for earlier in _round_folders(rounds)
@@ -158,7 +158,7 @@ def run_read(args: argparse.Namespace, params: JudgementsParams) -> None:
     folders = _round_folders(rounds)
     if not folders:
         raise InputNotFoundError(f"{rounds}: no round folder (with {KEY_FILE}) to read")
-    reserved = frozenset().union(*(read_reserved(Path(path)) for path in args.reserved))
+    reserved = frozenset().union(*(read_id_list(Path(path)) for path in args.reserved))
     judgements: list[Judgement] = []
     report: dict = {"rounds": {}}
     for folder in folders:

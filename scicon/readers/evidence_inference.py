@@ -50,6 +50,7 @@ from typing import Literal
 from pydantic import Field
 
 from scicon.errors import InputFormatError, InputNotFoundError
+from scicon.io import read_id_list
 from scicon.readers import LOADERS, LoaderOptions
 from scicon.readers.labels import log_left_out
 from scicon.readers.rows import line_error, read_csv, text
@@ -83,6 +84,7 @@ CLAIM_KINDS = (
 )
 _WORD = re.compile(r"[A-Za-z]{2,}")
 _SPACES = re.compile(r"\s+")
+_ARTICLE = re.compile(r"^(?:the|a|an)\s+", re.IGNORECASE)
 
 log = logging.getLogger(__name__)
 
@@ -145,21 +147,6 @@ def flagged_prompts(path: Path = FLAGGED_TABLE) -> dict[str, frozenset[str]]:
     }
 
 
-def read_pmcids(path: Path) -> frozenset[str]:
-    """PMCIDs, one per line (``PMC`` prefix optional); ``#`` comments and blank lines ignored."""
-    if not path.is_file():
-        raise InputNotFoundError(f"{path}: list of held-out PMCIDs not found")
-    ids = set()
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        value = line.split("#", 1)[0].strip()
-        if not value:
-            continue
-        if not value.removeprefix("PMC").isdigit():
-            raise InputFormatError(str(path), f"not a PMCID: {value!r}", number)
-        ids.add("PMC" + value.removeprefix("PMC"))
-    return frozenset(ids)
-
-
 def flipped(direction: str) -> str:
     return {INCREASE: DECREASE, DECREASE: INCREASE}.get(direction, direction)
 
@@ -177,7 +164,9 @@ def phrase(value: str, *, start: bool) -> str:
 
 
 def claim(template: str, x: str, y: str, outcome: str) -> str:
-    """``template`` filled in, each phrase cased for where it stands."""
+    """``template`` filled in, each phrase cased for where it stands; the outcome without a leading
+    article, which the templates place themselves ("higher the redness" is not English)."""
+    outcome = _ARTICLE.sub("", outcome.strip())
     out = template
     for slot, value in (("{x}", x), ("{y}", y), ("{o}", outcome)):
         out = out.replace(slot, phrase(value, start=out.startswith(slot)))
@@ -328,7 +317,7 @@ def load_direction_claims(folder: Path, options: DirectionOptions) -> list[Bench
         raise InputFormatError(
             str(FLAGGED_TABLE), f"no flag {unknown[0]!r} (flags: {', '.join(flagged_prompts())})"
         )
-    held_out = read_pmcids(Path(options.held_out)) if options.held_out else None
+    held_out = read_id_list(options.held_out) if options.held_out else None
     if options.articles != "all" and held_out is None:
         raise InputFormatError(str(folder), f"articles {options.articles!r} needs the held_out list")
     prompts = _prompts(_folder_file(folder, PROMPTS_FILE))
