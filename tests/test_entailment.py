@@ -343,8 +343,10 @@ def test_the_cross_fit_scores_every_judgement_by_the_judge_that_never_learnt_its
         report = crossfit.crossfit(tmp_path / "params.yaml", {}, tmp_path / "general", tmp_path / "cf", [])
     finally:
         crossfit.train_half = original_train_half
-    halves = {h: {json.loads(line)["pmid"] for line in (tmp_path / "cf" / "halves" / f"judgements-{h}.jsonl").open()}
-              for h in crossfit.HALVES}  # fmt: skip
+    folder = tmp_path / "cf" / "halves"
+    halves = {}
+    for half in crossfit.HALVES:
+        halves[half] = {json.loads(line)["pmid"] for line in (folder / f"judgements-{half}.jsonl").open()}
     assert halves["a"] and halves["b"] and not halves["a"] & halves["b"]
     assert seen == {"judge-a": halves["b"], "judge-b": halves["a"]}
     held = report["held_out_judgements"]

@@ -51,7 +51,7 @@ def _sets(value, where=""):
 @pytest.mark.parametrize("profile", ["real-abstracts"])
 def test_judges_learn_direction_claims_of_training_articles_only(profile):
     settings = load_profile(profile)
-    direction = [(where, entry) for where, entry in _sets(settings) if entry["kind"] == "evidence_inference_direction"]
+    direction = [(w, e) for w, e in _sets(settings) if e["kind"] == "evidence_inference_direction"]
     assert direction, "the profile reads the direction claims somewhere"
     for where, entry in direction:
         options = entry["options"]
