@@ -35,6 +35,11 @@ def articles(fixtures) -> Path:
     return fixtures / "evidence_inference"
 
 
+def ingest_params(**changes) -> IngestParams:
+    defaults = dict(split=None, sha256=None, max_abstracts=None, seed=1, detokenize="auto", watched="data/demo")
+    return IngestParams(**(defaults | changes))
+
+
 def read(path: Path, **options) -> tuple[list[RawAbstract], list[Skip]]:
     items = list(read_corpus(path, **options))
     return [i for i in items if isinstance(i, RawAbstract)], [i for i in items if isinstance(i, Skip)]
@@ -177,9 +182,7 @@ def test_the_named_source_downloads_the_pinned_archive_and_leaves_out_the_test_s
     development = NAMED_SOURCES["evidence-inference"]["development"]
     assert EVIDENCE_INFERENCE_COMMIT in development.url
     monkeypatch.setitem(NAMED_SOURCES["evidence-inference"], "development", replace(development, url=url))
-    params = IngestParams(
-        source="evidence-inference", split=None, sha256=None, max_abstracts=None, seed=1, detokenize="auto"
-    )
+    params = ingest_params(source="evidence-inference")
     result = ingest(params, cache_dir=tmp_path / "cache")
     assert [a.pmid for a in result.abstracts] == ["PMC1000001"]
     assert result.metrics["source"] == "evidence-inference/development"
@@ -194,14 +197,7 @@ def test_the_named_source_downloads_the_pinned_archive_and_leaves_out_the_test_s
 
 
 def test_two_corpora_are_read_in_order_with_per_source_figures(tmp_path, articles, fixtures):
-    params = IngestParams(
-        source=[str(fixtures / "rct_plain.txt"), str(articles / "abstracts")],
-        split=None,
-        sha256=None,
-        max_abstracts=None,
-        seed=1,
-        detokenize="auto",
-    )
+    params = ingest_params(source=[str(fixtures / "rct_plain.txt"), str(articles / "abstracts")])
     result = ingest(params, cache_dir=tmp_path)
     assert [a.pmid for a in result.abstracts] == ["T0001", "T0002", "T0003", "PMC1000001", "PMC1000002"]
     assert [s["abstracts_valid"] for s in result.metrics["sources"]] == [3, 2]
@@ -211,19 +207,15 @@ def test_two_corpora_are_read_in_order_with_per_source_figures(tmp_path, article
 
 def test_a_list_of_splits_must_match_the_list_of_sources():
     with pytest.raises(ValueError, match="ingest.split: expected 2 entries"):
-        IngestParams(
-            source=["a", "b"], split=["x"], sha256=None, max_abstracts=None, seed=1, detokenize="auto"
-        )
+        ingest_params(source=["a", "b"], split=["x"])
     with pytest.raises(ValueError, match="one value"):
-        IngestParams(source="a", split=["x"], sha256=None, max_abstracts=None, seed=1, detokenize="auto")
+        ingest_params(source="a", split=["x"])
 
 
 def test_a_folder_source_is_checksummed_by_its_files(tmp_path, articles):
     folder = tmp_path / "abstracts"
     shutil.copytree(articles / "abstracts", folder)
-    params = IngestParams(
-        source=str(folder), split=None, sha256=None, max_abstracts=None, seed=1, detokenize="auto"
-    )
+    params = ingest_params(source=str(folder))
     before = ingest(params, cache_dir=tmp_path).metrics["source_sha256"]
     (folder / "PMC1000003.abst").write_text(
         "TITLE:\nT\n\nABSTRACT.RESULTS:\nEdited.\n\nABSTRACT.CONCLUSIONS:\nC.\n"

@@ -161,6 +161,11 @@ def _local(source: str, member: str | None, sha256: str | None) -> ResolvedSourc
         raise InputNotFoundError(
             f"ingest.source: no such file {source!r} (it is not a URL nor a named source: {known})"
         )
+    if member is not None and path.is_file() and not path.name.lower().endswith((".zip", ".7z")):
+        raise ParamsError(
+            f"ingest.split is {member!r}, but {source} is a plain file, which has no member or split: "
+            "add -S ingest.split=null (a profile made for a named source sets a split)"
+        )
     digest = hash_folder(path) if path.is_dir() else hash_file(path, "sha256")[0]
     if sha256 is not None and digest != sha256.lower():
         raise ChecksumMismatchError(f"{source}: sha256 mismatch: expected {sha256}, got {digest}")
