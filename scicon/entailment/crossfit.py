@@ -34,10 +34,9 @@ import yaml
 from scicon.classifier import CONTRADICTION, ContradictionClassifier
 from scicon.entailment.params import EntailmentParams
 from scicon.entailment.train import THREE_WAY_LABELS, THREE_WAY_READ, entailment_data, train_entailment
-from scicon.evaluate.judge import judge_figures
-from scicon.evaluate.roc import auc_with_interval
+from scicon.evaluate.judge import auc_figures, judge_figures
 from scicon.io import read_json_objects, write_json
-from scicon.params import load_key, load_section, read_params_file
+from scicon.params import load_key, load_section, lookup, read_params_file
 from scicon.profiles import apply_overrides, parse_assignments
 from scicon.readers.rows import NLI_LABELS
 from scicon.readers.sets import GoldSpec, SetSpec, Skipped, load_sets
@@ -123,18 +122,35 @@ def _benchmark_figures(
         labels = np.array(loaded.labels)
         scores = {half: np.array(judge.contradiction_probabilities(pairs)) for half, judge in judges.items()}
         scores["mean"] = np.mean(list(scores.values()), axis=0)
+        originals = [p.original for p in loaded.pairs]
+        if any(originals) and all(judge.reads_edits for judge in judges.values()):
+            # as the search reads them: each edit marked against the sentence it was made from
+            marked = {
+                f"{half}_edits_shown": np.array(judge.contradiction_probabilities(pairs, originals=originals))
+                for half, judge in judges.items()
+            }
+            marked["mean_edits_shown"] = np.mean(list(marked.values()), axis=0)
+            scores |= marked
         figures[name] = {
             "pairs": len(pairs),
             "contradictions": int(labels.sum()),
             **{
-                who: auc_with_interval(labels, s, gold.bootstrap_resamples, gold.confidence_level, gold.seed)
+                who: auc_figures(labels, s, gold.bootstrap_resamples, gold.confidence_level, gold.seed)
                 for who, s in scores.items()
             },
         }
     return figures
 
 
-def crossfit(params_path: Path, overrides: dict, general: Path, out: Path, benchmarks: list[str]) -> dict:
+def crossfit(
+    params_path: Path,
+    overrides: dict,
+    general: Path,
+    out: Path,
+    benchmarks: list[str],
+    whole: bool = False,
+    reuse: bool = False,
+) -> dict:
     raw = read_params_file(params_path)
     raw = apply_overrides(raw, overrides)
     with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as handle:
@@ -157,9 +173,13 @@ def crossfit(params_path: Path, overrides: dict, general: Path, out: Path, bench
     judges, trained = {}, {}
     for half, other in zip(HALVES, reversed(HALVES), strict=True):
         folder = out / f"judge-{half}"
-        trained[half] = train_half(
-            half_params(params, files[half]), labelled_root, general, ids[other], folder
-        )
+        if reuse and (folder / "config.json").is_file():
+            log.info("crossfit: reusing the judge of half %s in %s", half, folder)
+            trained[half] = {"reused": str(folder)}
+        else:
+            trained[half] = train_half(
+                half_params(params, files[half]), labelled_root, general, ids[other], folder
+            )
         judges[half] = ContradictionClassifier(folder, CONTRADICTION)
     # every judgement scored by the judge that never learnt its abstract
     held_out = GoldSpec.model_validate({**gold.model_dump(), "path": str(judgements)})
@@ -172,6 +192,9 @@ def crossfit(params_path: Path, overrides: dict, general: Path, out: Path, bench
         probabilities[members] = judge.contradiction_probabilities(
             [(p.sentence1, p.sentence2) for p in chosen], originals=[p.original for p in chosen]
         )
+    if whole:  # the judge of every judgement, from the same first phase: what the search would read
+        trained["all"] = train_half(params, labelled_root, general, set(), out / "judge-all")
+        judges_all = {"all": ContradictionClassifier(out / "judge-all", CONTRADICTION)}
     report = {
         "judgements": str(judgements),
         "halves": {half: {"abstracts": len(ids[half]), "training": trained[half]} for half in HALVES},
@@ -185,13 +208,18 @@ def crossfit(params_path: Path, overrides: dict, general: Path, out: Path, bench
         ),
         "benchmarks": _benchmark_figures(_benchmark_specs(effective, benchmarks, gold), judges, gold),
     }
+    if whole:
+        report["judge_all"] = {
+            "training": trained["all"],
+            "benchmarks": _benchmark_figures(_benchmark_specs(effective, benchmarks, gold), judges_all, gold),
+        }
     write_json(out / "crossfit.json", report)
     effective.unlink()
     return report
 
 
 def _benchmark_specs(params_path: Path, names: list[str], gold: GoldSpec) -> dict[str, SetSpec]:
-    benchmarks = load_key(params_path, "evaluate.benchmarks") or {}
+    benchmarks = lookup(read_params_file(params_path), "evaluate.benchmarks") or {}
     specs: dict[str, SetSpec] = {}
     if gold.path:
         specs["gold"] = gold
@@ -215,12 +243,28 @@ def parser() -> argparse.ArgumentParser:
     command.add_argument(
         "--benchmark", action="append", default=[], help="an evaluate.benchmarks entry to score"
     )
+    command.add_argument(
+        "--reuse",
+        action="store_true",
+        help="score with the halves' judges already in OUT instead of training them",
+    )
+    command.add_argument(
+        "--whole",
+        action="store_true",
+        help="also train the judge of every judgement (OUT/judge-all) from the same first phase",
+    )
     return command
 
 
 def main(args: argparse.Namespace) -> None:
     report = crossfit(
-        Path(args.params), parse_assignments(args.set), Path(args.general), Path(args.out), args.benchmark
+        Path(args.params),
+        parse_assignments(args.set),
+        Path(args.general),
+        Path(args.out),
+        args.benchmark,
+        whole=args.whole,
+        reuse=args.reuse,
     )
     held = report["held_out_judgements"]
     print(

@@ -40,7 +40,7 @@ def _round(value: float | None) -> float | None:
     return None if value is None else round(float(value), 4)
 
 
-def _auc(labels: np.ndarray, scores: np.ndarray, resamples: int, confidence: float, seed: int) -> dict:
+def auc_figures(labels: np.ndarray, scores: np.ndarray, resamples: int, confidence: float, seed: int) -> dict:
     if len(set(labels.tolist())) < 2:
         return {"examples": int(labels.size), "contradictions": int(labels.sum()), "roc_auc": None}
     estimate = auc_with_interval(labels, scores, resamples=resamples, confidence=confidence, seed=seed)
@@ -124,8 +124,10 @@ def judge_figures(
         raise ValueError(f"{values.size} scores for {labels.size} pairs")
     negatives = np.array([pair.facet("source") == negatives_source for pair in pairs], dtype=bool)
     figures = {
-        "overall": _auc(labels, values, resamples, confidence, seed),
-        "within_rule_negatives": _auc(labels[negatives], values[negatives], resamples, confidence, seed),
+        "overall": auc_figures(labels, values, resamples, confidence, seed),
+        "within_rule_negatives": auc_figures(
+            labels[negatives], values[negatives], resamples, confidence, seed
+        ),
     }
     types = np.array([pair.facet("mutation_type") or "" for pair in pairs])
     typed = types != ""
@@ -136,8 +138,10 @@ def judge_figures(
         negation = types == NEGATION_POLARITY
         other_edits = typed & ~negation
         figures["within_edits"] = {
-            "negation": _auc(labels[negation], values[negation], resamples, confidence, seed),
-            "not_negation": _auc(labels[other_edits], values[other_edits], resamples, confidence, seed),
+            "negation": auc_figures(labels[negation], values[negation], resamples, confidence, seed),
+            "not_negation": auc_figures(
+                labels[other_edits], values[other_edits], resamples, confidence, seed
+            ),
         }
     if target is not None:
         figures["at_target"] = _at_target(labels, values, target, resamples, confidence, seed)
