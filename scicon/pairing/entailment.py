@@ -17,6 +17,7 @@ from pathlib import Path
 
 from scicon.errors import InputNotFoundError, ParamsError
 from scicon.pairing.selectors import EntailmentScorer
+from scicon.params import meets_threshold
 from scicon.records.base import Skip
 from scicon.records.pairs import Pair, PairKind
 
@@ -67,7 +68,7 @@ def judge_pairs(
     for pair, score in zip(pairs, scores, strict=True):
         pair = pair.model_copy(update={"entailment": round(float(score), 6)})
         scored[pair.kind] += 1
-        if min_entailment is not None and pair.entailment < min_entailment:
+        if min_entailment is not None and not meets_threshold(pair.entailment, min_entailment):
             dropped[pair.kind] += 1
             skipped.append(
                 Skip(

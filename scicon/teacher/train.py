@@ -35,6 +35,7 @@ import numpy as np
 from scicon.calibration import calibration_report, fit_calibration
 from scicon.dataset.build import BuiltDataset
 from scicon.dataset.params import BuildSource
+from scicon.params import meets_threshold
 from scicon.records.dataset import Example
 from scicon.teacher.data import TeacherData
 from scicon.teacher.params import TeacherParams, TeacherRefine
@@ -97,7 +98,7 @@ def source_figures(
             }
             if threshold is not None:
                 figures[name]["share_at_or_above"] = round(
-                    float((probabilities[members] >= threshold).mean()), 4
+                    float(meets_threshold(probabilities[members], threshold).mean()), 4
                 )
     return figures
 
