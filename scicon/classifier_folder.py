@@ -15,7 +15,7 @@ import shutil
 from pathlib import Path
 
 from scicon.errors import InputFormatError
-from scicon.io import staged_folder
+from scicon.io import staged_folder, write_json
 from scicon.models import resolve_model
 
 RUN_RECORD = "scicon_classifier.json"  # written by the finetune stage: base model, max_length, labels
@@ -70,8 +70,6 @@ def calibration_file(folder: Path, label: str) -> Path:
 
 def write_untrained(output_dir: Path, why: str) -> None:
     """A judge folder that holds no model and says why: a scorer pointed at it stops with ``why``."""
-    from scicon.io import write_json
-
     output_dir.mkdir(parents=True, exist_ok=True)
     for stale in output_dir.iterdir():  # a judge trained earlier must not be read as this one
         if stale.is_dir():

@@ -37,6 +37,7 @@ from typing import Any, Generic, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from scicon.errors import ParamsError
+from scicon.params import validate_section
 
 F = TypeVar("F", bound=Callable[..., Any])  # the kind's factory signature
 
@@ -65,7 +66,6 @@ class Entry(Generic[F]):
             return None
         if values is None:
             raise ParamsError(f"{key}: settings of {self.kind} {self.name!r} are missing from params.yaml")
-        from scicon.params import validate_section
 
         return validate_section(self.settings, values, f"{key}.")
 

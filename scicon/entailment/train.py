@@ -45,6 +45,7 @@ from scicon.teacher.train import (
     source_figures,
     train_in_phases,
 )
+from scicon.train.calibrate import calibrate_classifier
 
 log = logging.getLogger(__name__)
 
@@ -94,8 +95,6 @@ def one_against_rest(examples: Sequence[Example], index: int) -> list[Example]:
 
 def train_entailment(data: EntailmentData, params: EntailmentParams, output_dir: Path) -> TeacherResult:
     """Fine-tune, calibrate and save the judge in ``output_dir``; its metrics and curves."""
-    from scicon.train.calibrate import calibrate_classifier
-
     _, _, labels, read = _classes(params)
     train, dev = data.dataset.splits["train"], data.dataset.splits["dev"]
     for split, examples in (("training", train), ("held-out", dev)):

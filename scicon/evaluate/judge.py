@@ -131,8 +131,7 @@ def judge_figures(
     types = np.array([pair.facet("mutation_type") or "" for pair in pairs])
     typed = types != ""
     if typed.any():
-        # here, not at the top: scicon.dataset's package import pulls the whole assembly in
-        from scicon.dataset.taxonomy import NEGATION_POLARITY
+        from scicon.dataset.taxonomy import NEGATION_POLARITY  # start-up: scicon.dataset/__init__ +2 s
 
         negation = types == NEGATION_POLARITY
         other_edits = typed & ~negation

@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from scicon.classifier import ENTAILMENT, ContradictionClassifier
+from scicon.classifier_folder import UNTRAINED_MARKER
 from scicon.errors import InputNotFoundError, ParamsError
 from scicon.pairing.selectors import EntailmentScorer
 from scicon.params import meets_threshold
@@ -28,9 +30,6 @@ class EntailmentJudge:
     """Calibrated P(entailment) from the entailment stage's classifier folder."""
 
     def __init__(self, folder: str | Path) -> None:
-        from scicon.classifier import ENTAILMENT, ContradictionClassifier
-        from scicon.classifier_folder import UNTRAINED_MARKER
-
         if not Path(folder).is_dir():
             raise InputNotFoundError(
                 f"{folder}: entailment judge not found (pairs.entailment_model; the entailment stage "
