@@ -121,14 +121,14 @@ def loaders_table() -> str:
 
     def notes(entry) -> str:
         said = [
-            "derived: no path" if entry.extra["derived"] else "",
-            "path: a file or a folder" if entry.extra["reads_folders"] else "",
+            "derived: no path" if entry.facts.derived else "",
+            "path: a file or a folder" if entry.facts.reads_folders else "",
             "evaluation only" if entry.factory.__module__.startswith("scicon.evaluate.") else "",
         ]
         return f" ({'; '.join(filter(None, said))})" if any(said) else ""
 
     def columns(entry) -> list[str]:
-        return [entry.extra["keys"], entry.extra["groups"]]
+        return [entry.facts.keys, entry.facts.groups]
 
     return _table(BENCHMARK_LOADERS, ("kind", "reads", "pair key", "grouped by", "options"), notes, columns)
 
@@ -137,7 +137,7 @@ def baselines_table() -> str:
     """Markdown table of the trivial baselines: name, what it scores, its settings."""
 
     def notes(entry) -> str:
-        return "; reported both ways (`_negated`)" if entry.extra.get("two_sided") else ""
+        return "; reported both ways (`_negated`)" if entry.facts.two_sided else ""
 
     return _table(BASELINES, ("baseline", "score", "settings"), notes, lambda entry: [])
 

@@ -100,7 +100,7 @@ def build_baselines(settings: Mapping[str, dict | None], seed: int) -> list[Base
         key = f"evaluate.baselines.{name}"
         entry = BASELINES.get(name, key=key)
         parsed = entry.validate_settings(values, key)
-        baselines.append(Baseline(name, entry.factory(parsed, seed), bool(entry.extra.get("two_sided"))))
+        baselines.append(Baseline(name, entry.factory(parsed, seed), entry.facts.two_sided))
     return baselines
 
 
