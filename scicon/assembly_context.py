@@ -23,9 +23,11 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from scicon.backbones import load_backbone
 from scicon.backbones.cache import CachedBackbone, CallCache
 from scicon.backbones.params import BackboneParams, merged_backbone_params
 from scicon.candidates import CandidateParams
+from scicon.errors import ParamsError
 from scicon.params import Thresholds
 from scicon.records.corpus import Abstract
 from scicon.registry import Entry
@@ -34,8 +36,6 @@ BackboneLoader = Callable[[BackboneParams], CachedBackbone]
 
 
 def _default_loader(params: BackboneParams) -> CachedBackbone:
-    from scicon.backbones import load_backbone
-
     return load_backbone(params)
 
 
@@ -66,8 +66,6 @@ class AssemblyContext:
     def backbone(self, overrides: dict | None = None, key: str = "backbone") -> CachedBackbone:
         """The backbone of the ``backbone`` section, or of that section with ``overrides`` merged in."""
         if self.backbone_params is None or self.load_backbone is None:
-            from scicon.errors import ParamsError
-
             raise ParamsError(f"{key}: this part needs a backbone, but none was configured")
         return self.model(merged_backbone_params(self.backbone_params, overrides, key))
 
@@ -83,16 +81,12 @@ class AssemblyContext:
     def threshold(self, name: str, key: str) -> float:
         """Top-level threshold ``name`` (``sim``, ``claim``, ``target``) for the part of params ``key``."""
         if self.thresholds is None:
-            from scicon.errors import ParamsError
-
             raise ParamsError(f"{key} needs the thresholds (sim, claim, target), but none were given")
         return getattr(self.thresholds, name)
 
     def candidate_checks(self, key: str) -> CandidateParams:
         """The ``candidates`` section, for a part (named by its params ``key``) that applies its checks."""
         if self.candidates is None:
-            from scicon.errors import ParamsError
-
             raise ParamsError(f"{key} needs the candidates section of params.yaml")
         return self.candidates
 

@@ -25,6 +25,8 @@ from typing import Literal
 
 import numpy as np
 
+from scicon.io import write_json
+
 Method = Literal["sigmoid", "isotonic"]
 _EPSILON = 1e-6
 
@@ -77,8 +79,6 @@ class Calibration:
         )
 
     def save(self, path: str | os.PathLike) -> None:
-        from scicon.io import write_json
-
         write_json(path, self.to_dict())
 
     @classmethod

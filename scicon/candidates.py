@@ -22,6 +22,7 @@ from collections.abc import Iterator, Sequence
 
 from pydantic import Field
 
+from scicon.backbones import load_backbone
 from scicon.backbones.params import BackboneParams
 from scicon.grounding import Grounding
 from scicon.params import Section
@@ -64,7 +65,5 @@ class FluencyScorer:
 @contextlib.contextmanager
 def loaded_fluency_scorer(params: FluencyParams) -> Iterator[FluencyScorer]:
     """The scorer with its language model loaded for the ``with`` block."""
-    from scicon.backbones import load_backbone
-
     with load_backbone(params.language_model) as backbone:
         yield FluencyScorer(backbone, params)

@@ -15,7 +15,7 @@ import shutil
 from pathlib import Path
 
 from scicon.errors import InputFormatError
-from scicon.io import staged_folder
+from scicon.io import staged_folder, write_json
 from scicon.models import resolve_model
 
 RUN_RECORD = "scicon_classifier.json"  # written by the finetune stage: base model, max_length, labels
@@ -73,8 +73,6 @@ def calibration_file(folder: Path, label: str) -> Path:
 
 def write_untrained(output_dir: Path, why: str) -> None:
     """A judge folder that holds no model and says why: a scorer pointed at it stops with ``why``."""
-    from scicon.io import write_json
-
     output_dir.mkdir(parents=True, exist_ok=True)
     for stale in output_dir.iterdir():  # a judge trained earlier must not be read as this one
         if stale.is_dir():
@@ -156,7 +154,6 @@ def _save_base(base_model: str, tokenizer, folder: Path, labels: dict[int, str],
 def record_edit_marking(folder: Path) -> None:
     """Say in ``folder``'s run record that its model learnt edits marked in sentence2, so every
     scorer shows it edits that way (:func:`reads_edits`)."""
-    from scicon.io import write_json
 
     record = read_run_record(folder)
     if not record:

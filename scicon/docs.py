@@ -33,7 +33,17 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from scicon.backbones import BACKENDS
+from scicon.constraints import CONSTRAINTS
+from scicon.evaluate.baselines import BASELINES
+from scicon.evaluate.loaders import BENCHMARK_LOADERS
+from scicon.evolve.recipes import recipes_table
+from scicon.goal import GOALS
 from scicon.params import lookup, read_params_file
+from scicon.profiles import departures_table
+from scicon.rules.operators import OPERATORS
+from scicon.search import SEARCHES
+from scicon.transformations import TRANSFORMATIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -46,15 +56,6 @@ _FIGURE = re.compile(
 
 
 def _registry(kind: str):
-    from scicon.backbones import BACKENDS
-    from scicon.constraints import CONSTRAINTS
-    from scicon.evaluate.baselines import BASELINES
-    from scicon.evaluate.loaders import BENCHMARK_LOADERS
-    from scicon.goal import GOALS
-    from scicon.rules.operators import OPERATORS
-    from scicon.search import SEARCHES
-    from scicon.transformations import TRANSFORMATIONS
-
     registries = {
         "transformation": TRANSFORMATIONS,
         "constraint": CONSTRAINTS,
@@ -117,28 +118,26 @@ def _table(registry, header: tuple[str, ...], notes: Callable, columns: Callable
 
 def loaders_table() -> str:
     """Markdown table of the loaders, evaluation's own included: kind, what it reads, its options."""
-    from scicon.evaluate.loaders import BENCHMARK_LOADERS
 
     def notes(entry) -> str:
         said = [
-            "derived: no path" if entry.extra["derived"] else "",
-            "path: a file or a folder" if entry.extra["reads_folders"] else "",
+            "derived: no path" if entry.facts.derived else "",
+            "path: a file or a folder" if entry.facts.reads_folders else "",
             "evaluation only" if entry.factory.__module__.startswith("scicon.evaluate.") else "",
         ]
         return f" ({'; '.join(filter(None, said))})" if any(said) else ""
 
     def columns(entry) -> list[str]:
-        return [entry.extra["keys"], entry.extra["groups"]]
+        return [entry.facts.keys, entry.facts.groups]
 
     return _table(BENCHMARK_LOADERS, ("kind", "reads", "pair key", "grouped by", "options"), notes, columns)
 
 
 def baselines_table() -> str:
     """Markdown table of the trivial baselines: name, what it scores, its settings."""
-    from scicon.evaluate.baselines import BASELINES
 
     def notes(entry) -> str:
-        return "; reported both ways (`_negated`)" if entry.extra.get("two_sided") else ""
+        return "; reported both ways (`_negated`)" if entry.facts.two_sided else ""
 
     return _table(BASELINES, ("baseline", "score", "settings"), notes, lambda entry: [])
 
@@ -202,14 +201,10 @@ def _render(what: str) -> str:
 
 
 def _recipes() -> str:
-    from scicon.evolve.recipes import recipes_table
-
     return recipes_table()
 
 
 def _paper_departures() -> str:
-    from scicon.profiles import departures_table
-
     return departures_table(read_params_file(ROOT / "params.yaml"))
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar, overload
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic.fields import FieldInfo
@@ -19,6 +19,10 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
 from scicon.errors import ParamsError
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 
 class Section(BaseModel):
@@ -72,8 +76,19 @@ class Thresholds(Section):
     target: float = Probability
 
 
-def meets_threshold(score: float, threshold: float) -> bool:
-    """Whether a probability passes its threshold (``sim``, ``claim``, ``target``): at or above it."""
+@overload
+def meets_threshold(score: float, threshold: float) -> bool: ...
+@overload
+def meets_threshold(score: NDArray[np.floating], threshold: float) -> NDArray[np.bool_]: ...
+def meets_threshold(score, threshold):
+    """Whether a probability (or each of an array of them) passes its threshold: at or above it.
+
+    The one rule for every probability threshold of the project (``sim``, ``claim``, ``target``,
+    the finder's ``threshold``, every ``min_*`` probability): a score equal to the threshold
+    passes, as in Algorithm 1 of "Evolutionary Self-Supervised Contradiction Detection for
+    Biomedical NLI", which keeps the candidates with SIMSCORE >= T_sim and CLAIMSCORE >= T_claim
+    and stops when the best one's confidence >= T_conf. ``tests/test_threshold_rule.py`` fails
+    on a comparison against a threshold written anywhere else."""
     return score >= threshold
 
 

@@ -26,6 +26,9 @@ from pathlib import Path
 
 import yaml
 
+from scicon.codedeps.closure import ROOT
+from scicon.codedeps.dvcfile import stage_script
+from scicon.codedeps.params_read import sections_read
 from scicon.errors import ParamsError
 from scicon.params import lookup, parse_params_text, read_params_file, validate_key, validate_section
 
@@ -207,10 +210,6 @@ def read_back(assignment: str) -> object:
 
 def validate(params: dict) -> None:
     """Every section of the changed params must still validate (the stages would refuse it)."""
-    from scicon.codedeps.closure import ROOT
-    from scicon.codedeps.dvcfile import stage_script
-    from scicon.codedeps.params_read import sections_read
-
     stages = yaml.safe_load((ROOT / "dvc.yaml").read_text(encoding="utf-8"))["stages"]
 
     for stage in stages.values():

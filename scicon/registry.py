@@ -12,9 +12,10 @@ elsewhere names it. params.yaml refers to entries by name; an unknown name stops
 known ones listed. An entry carries its factory, the pydantic model of its settings (its
 block in params.yaml, the only place defaults live), whether it needs a backbone, and any
 facts a caller checks combinations against (``requires``), and the facts of its kind
-(``extra``: a loader's pair keys, an operator's label), typed by the registry's ``facts``
-model and validated when the component registers, so a misspelt or missing fact stops the
-import with the registry, the component and the keyword named. A settings block is required
+(``facts``: a loader's pair keys, an operator's label), an instance of the registry's ``facts``
+model made when the component registers, so a misspelt or missing fact stops the import with
+the registry, the component and the keyword named, and a caller reads each fact as an
+attribute (``entry.facts.derived``), so a misspelt read fails too. A settings block is required
 only of the component a run chooses; a block present for another is still validated, so a
 misspelt key stops the run. A component without settings needs nothing in params.yaml.
 
@@ -37,6 +38,7 @@ from typing import Any, Generic, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from scicon.errors import ParamsError
+from scicon.params import validate_section
 
 F = TypeVar("F", bound=Callable[..., Any])  # the kind's factory signature
 
@@ -53,8 +55,9 @@ class Entry(Generic[F]):
     description: str = ""
     # combinations it needs, e.g. {"transformation": ("llm",)} for the direct-prompt search
     requires: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    # kind-specific facts a caller reads, e.g. a baseline's two_sided or an operator's label
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    # kind-specific facts a caller reads by attribute, e.g. a baseline's two_sided or an
+    # operator's label: an instance of its registry's facts model (None: the kind states none)
+    facts: BaseModel | None = None
 
     def validate_settings(self, values: object, key: str) -> BaseModel | None:
         """This entry's settings from ``values`` (its params.yaml block, None when absent);
@@ -65,7 +68,6 @@ class Entry(Generic[F]):
             return None
         if values is None:
             raise ParamsError(f"{key}: settings of {self.kind} {self.name!r} are missing from params.yaml")
-        from scicon.params import validate_section
 
         return validate_section(self.settings, values, f"{key}.")
 
@@ -110,22 +112,22 @@ class Registry(Generic[F]):
                     needs_backbone=needs_backbone,
                     description=description or (factory.__doc__ or "").strip().split("\n")[0],
                     requires=dict(requires or {}),
-                    extra=facts,
+                    facts=facts,
                 )
             return factory
 
         return decorate
 
-    def _facts(self, name: str, given: dict[str, Any]) -> dict[str, Any]:
+    def _facts(self, name: str, given: dict[str, Any]) -> BaseModel | None:
         if self.facts is None:
             if given:
                 raise TypeError(
                     f"{self.kind} {name!r}: unknown registration keyword(s) {', '.join(sorted(given))} "
                     f"(a {self.kind} states none)"
                 )
-            return {}
+            return None
         try:
-            return self.facts.model_validate(given).model_dump()
+            return self.facts.model_validate(given)
         except ValidationError as error:
             problems = "; ".join(
                 f"{'.'.join(map(str, item['loc'])) or '(all)'}: {item['msg']}" for item in error.errors()

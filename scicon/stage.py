@@ -18,6 +18,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from scicon.errors import SciconError
+from scicon.io import write_json
+from scicon.params import read_params_file, validate_key
 from scicon.threads import apply_thread_budget
 
 log = logging.getLogger("scicon")
@@ -56,8 +58,6 @@ def threads_setting(params_file: str | None) -> int | None:
     """The top-level ``threads`` of the stage's params file (None: absent, or no file)."""
     from pathlib import Path
 
-    from scicon.params import read_params_file, validate_key
-
     if params_file is None or not Path(params_file).is_file():
         return None
     data = read_params_file(params_file)
@@ -89,7 +89,6 @@ def record_wall_time(report: str | None, seconds: float) -> None:
     log.info("finished in %.1f s", seconds)
     if report is None or not Path(report).is_file():
         return
-    from scicon.io import write_json
 
     try:
         figures = json.loads(Path(report).read_text(encoding="utf-8"))

@@ -10,10 +10,12 @@ every pair.
 
 import contextlib
 
+from scicon.backbones import load_backbone
 from scicon.backbones.params import BackboneParams
 from scicon.headline import write_report_and_headline
 from scicon.io import read_jsonl, write_jsonl
 from scicon.pairing import build_pairs, make_selector
+from scicon.pairing.entailment import EntailmentJudge
 from scicon.pairing.params import PairsParams
 from scicon.params import load_section
 from scicon.records.corpus import Abstract
@@ -25,14 +27,9 @@ def main(args) -> None:
     abstracts = list(read_jsonl(args.abstracts, Abstract))
     backbone_in_use = contextlib.nullcontext()
     if params.result_selector == "llm" or params.generate_missing_conclusions:
-        from scicon.backbones import load_backbone
-
         backbone_in_use = load_backbone(load_section(args.params, "backbone", BackboneParams))
     judge = None
     if params.uses_entailment:
-        # imported here: with tfidf and no filter the stage loads no model (and no torch)
-        from scicon.pairing.entailment import EntailmentJudge
-
         judge = EntailmentJudge(params.entailment_model)
     with backbone_in_use as backbone:
         selector, writer = make_selector(params, backbone, judge)

@@ -9,13 +9,15 @@ from perf.simulated_server import SimulatedServer
 from scicon.backbones import BACKENDS, BackboneParams, build_backend, load_backbone, merged_backbone_params
 from scicon.codedeps.params_read import rerun_keys
 from scicon.errors import ParamsError
-from scicon.params import result_settings
+from scicon.params import nested_section, result_settings
 from tests.params_defaults import section
 
 
 def test_every_registered_backend_has_its_settings_block():
     params = section("backbone", BackboneParams)
     assert BACKENDS.names() == ("llama_cpp", "openai", "transformers")
+    blocks = {name for name, field in BackboneParams.model_fields.items() if nested_section(field)}
+    assert blocks == set(BACKENDS.names())  # what BackboneParams accepts as its backend
     for entry in BACKENDS:
         assert BackboneParams.model_fields[entry.name].annotation is entry.settings
         assert isinstance(getattr(params, entry.name), entry.settings)

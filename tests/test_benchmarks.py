@@ -35,7 +35,7 @@ def test_every_loader_is_registered_with_its_options():
     named = {spec["kind"] for spec in section_values("evaluate")["benchmarks"].values()}
     named.add(section_values("gold")["kind"])
     assert named <= set(LOADERS.names()), "params.yaml names a loader kind that is not registered"
-    assert LOADERS["hard"].extra["derived"] and LOADERS["nli4ct"].extra["reads_folders"]
+    assert LOADERS["hard"].facts.derived and LOADERS["nli4ct"].facts.reads_folders
     assert LOADERS["mancon"].settings is None and LOADERS["csv"].settings.model_fields["delimiter"]
 
 

@@ -36,7 +36,9 @@ def articles(fixtures) -> Path:
 
 
 def ingest_params(**changes) -> IngestParams:
-    defaults = dict(split=None, sha256=None, max_abstracts=None, seed=1, detokenize="auto", watched="data/demo")
+    defaults = dict(
+        split=None, sha256=None, max_abstracts=None, seed=1, detokenize="auto", watched="data/demo"
+    )
     return IngestParams(**(defaults | changes))
 
 

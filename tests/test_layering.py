@@ -3,8 +3,9 @@
 Four layers, top to bottom: the stage scripts; the pipeline (what a stage runs); the four
 parts of EvoNLI that the evolve pipeline assembles; and the foundations everything stands
 on. A package may import its own layer and those below it, never one above, and no two
-packages may import each other, directly or round a longer loop. Every import counts,
-those inside functions included: a deferred import is still a dependency.
+packages may import each other, directly or round a longer loop; nor may two modules, within a
+package too. Every import counts, those inside functions included: a deferred import is still
+a dependency.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from scicon.codedeps.closure import ROOT, imported_modules, module_file, module_name
+from scicon.codedeps.closure import ROOT, import_statements, module_file, module_name
 
 LAYERS = ("stages", "pipeline", "parts", "foundations")  # top to bottom
 
@@ -95,13 +96,19 @@ class Import:
 
 
 def project_imports(root: Path = ROOT) -> Iterator[Import]:
-    """Every import of a module of scicon/ or stages/ by one of them, wherever it is written."""
+    """Every import of a module of scicon/ or stages/ by one of them, wherever it is written.
+    ``from a import b`` imports the module ``a.b`` where there is one, else a name of ``a``."""
     for path in sorted([*(root / "scicon").rglob("*.py"), *(root / "stages").rglob("*.py")]):
         importer = module_name(path, root)
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-        for imported, line in imported_modules(tree, importer, path.name == "__init__.py"):
-            if imported.split(".")[0] in ("scicon", "stages") and module_file(imported, root) is not None:
-                yield Import(importer, imported, path.relative_to(root), line)
+        for module, names, line in import_statements(tree, importer, path.name == "__init__.py"):
+            submodules = [f"{module}.{name}" for name in names]
+            targets = {m for m in submodules if module_file(m, root) is not None}
+            if len(targets) < len(submodules) or not names:
+                targets.add(module)
+            for imported in sorted(targets):
+                if imported.split(".")[0] in ("scicon", "stages") and module_file(imported, root) is not None:
+                    yield Import(importer, imported, path.relative_to(root), line)
 
 
 def cross_package_imports() -> list[Import]:
@@ -172,18 +179,95 @@ def test_an_import_inside_a_function_is_found_with_its_line(tmp_path):
     assert str(found[0]).startswith("scicon/goal/llm.py:2: scicon.goal.llm imports scicon.evolve.assembly")
 
 
-def test_no_two_modules_import_each_other_round_a_loop():
-    """Within a package too, type-only imports included: a type in the wrong file shows as a loop.
-    A module importing its own package's ``__init__`` (how a registry is reached) is not one."""
+def module_loops(root: Path = ROOT) -> list[list[Import]]:
+    """Loops of modules importing each other, one import per step. A package's ``__init__`` counts
+    as a module: a module taking a name from its own package's ``__init__`` (a registry, say) while
+    that ``__init__`` imports it back is a loop; taking a submodule (``from a import b``) is not."""
     edges: dict[str, dict[str, Import]] = {}
-    for found in project_imports():
-        if not found.importer.startswith(found.imported + "."):
-            edges.setdefault(found.importer, {}).setdefault(found.imported, found)
+    for found in project_imports(root):
+        edges.setdefault(found.importer, {}).setdefault(found.imported, found)
     loops: dict[frozenset[str], list[Import]] = {}
     for start in sorted(edges):
         loop = _loop_from(start, edges)
         if loop:
             loops.setdefault(frozenset(step.importer for step in loop), loop)
+    return list(loops.values())
+
+
+def test_no_two_modules_import_each_other_round_a_loop():
+    """Within a package too, type-only imports included: a type in the wrong file shows as a loop."""
+    loops = module_loops()
     assert not loops, "modules that import each other, one import per step:\n" + "\n\n".join(
-        "\n".join(str(step) for step in loop) for loop in loops.values()
+        "\n".join(str(step) for step in loop) for loop in loops
     )
+
+
+def test_a_planted_loop_between_a_package_and_its_module_is_found(tmp_path):
+    (tmp_path / "scicon" / "backbones").mkdir(parents=True)
+    (tmp_path / "scicon" / "rules").mkdir()
+    files = {
+        "scicon/__init__.py": "",
+        # the loop: the package imports params at the top, params takes the registry back
+        "scicon/backbones/__init__.py": "from scicon.backbones.params import Params\nBACKENDS = {}\n",
+        "scicon/backbones/params.py": "def known():\n    from scicon.backbones import BACKENDS\n",
+        # no loop: context takes the submodule resources, not a name of the package's __init__
+        "scicon/rules/__init__.py": "from scicon.rules.context import Context\n",
+        "scicon/rules/context.py": "from scicon.rules import resources\n",
+        "scicon/rules/resources.py": "",
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    assert [[str(step) for step in loop] for loop in module_loops(tmp_path)] == [
+        [
+            "scicon/backbones/__init__.py:1: scicon.backbones imports scicon.backbones.params",
+            "scicon/backbones/params.py:2: scicon.backbones.params imports scicon.backbones",
+        ]
+    ]
+
+
+DEFERRED_REASONS = ("# start-up:", "# cycle:")
+
+
+def unexplained_deferred_imports(root: Path = ROOT) -> list[str]:
+    """Imports of a project module inside a function without their reason on the line: one
+    belongs at the top of its module unless it saves a measured start-up cost or breaks a cycle."""
+    found = []
+    for path in sorted([*(root / "scicon").rglob("*.py"), *(root / "stages").rglob("*.py")]):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        tree = ast.parse("\n".join(lines), filename=str(path))
+        for function in ast.walk(tree):
+            if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            for node in ast.walk(function):
+                if isinstance(node, ast.ImportFrom):
+                    project = node.level > 0 or (node.module or "").split(".")[0] in ("scicon", "stages")
+                elif isinstance(node, ast.Import):
+                    project = any(alias.name.split(".")[0] in ("scicon", "stages") for alias in node.names)
+                else:
+                    continue
+                line = lines[node.lineno - 1]
+                if project and not any(reason in line for reason in DEFERRED_REASONS):
+                    found.append(f"{path.relative_to(root).as_posix()}:{node.lineno}: {line.strip()}")
+    return sorted(set(found))
+
+
+def test_an_import_inside_a_function_says_why_it_is_there():
+    found = unexplained_deferred_imports()
+    assert not found, (
+        "move these imports to the top of their module, or say on the line why not "
+        f"({' or '.join(DEFERRED_REASONS)} and what it saves):\n" + "\n".join(found)
+    )
+
+
+def test_a_planted_unexplained_deferred_import_is_found(tmp_path):
+    (tmp_path / "scicon").mkdir()
+    (tmp_path / "stages").mkdir()
+    (tmp_path / "scicon" / "judge.py").write_text(
+        "def figures():\n"
+        "    import torch\n"  # third-party: not this rule's business
+        "    from scicon.errors import ParamsError\n"
+        "    from scicon.dataset.taxonomy import NEGATION  # start-up: the package pulls the assembly\n"
+    )
+    assert unexplained_deferred_imports(tmp_path) == [
+        "scicon/judge.py:3: from scicon.errors import ParamsError"
+    ]

@@ -145,7 +145,7 @@ def benchmark_file_specs() -> list[tuple[str, str, dict]]:
     specs = []
     for name, spec in section_values("evaluate")["benchmarks"].items():
         entry = LOADERS.get(spec["kind"])
-        if entry.extra.get("derived") or entry.extra.get("reads_folders") or not spec.get("path"):
+        if entry.facts.derived or entry.facts.reads_folders or not spec.get("path"):
             continue
         specs.append((name, "".join(Path(spec["path"]).suffixes), spec.get("options") or {}))
     return specs

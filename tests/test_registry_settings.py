@@ -7,6 +7,9 @@ present for a component nobody chose is still validated (a typo stops the run).
 
 from __future__ import annotations
 
+import ast
+import re
+
 import pytest
 from pydantic import Field
 
@@ -119,18 +122,75 @@ def test_a_misspelt_or_missing_registration_fact_stops_the_registration_naming_i
     with pytest.raises(TypeError, match=r"search 'beam': unknown registration keyword\(s\) width"):
         plain.register("beam", width=3)
     loaders.register("tsv", keys="line", groups="premise")(lambda source, options: [])
-    assert loaders["tsv"].extra == {
-        "keys": "line",
-        "groups": "premise",
-        "derived": False,
-        "reads_folders": False,
-    }
+    facts = loaders["tsv"].facts
+    assert facts == LoaderFacts(keys="line", groups="premise", derived=False, reads_folders=False)
+    assert (facts.keys, facts.derived) == ("line", False)
+    with pytest.raises(AttributeError, match="reads_folder"):
+        facts.reads_folder  # noqa: B018 (a misspelt fact fails where it is read)
+
+
+def string_key_fact_reads(source: str) -> list[str]:
+    """Reads of a registration fact by string key in ``source``: ``entry.facts["derived"]``,
+    ``entry.facts.get("derived")``, ``getattr(entry.facts, "derived")``, or the same on ``entry.extra``,
+    where entries kept their facts as a mapping."""
+
+    def holds_facts(node: ast.expr) -> bool:
+        return isinstance(node, ast.Attribute) and node.attr in ("facts", "extra")
+
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        by_key = isinstance(node, ast.Subscript) and holds_facts(node.value)
+        by_get = (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "get"
+            and holds_facts(node.func.value)
+        )
+        by_getattr = (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "getattr"
+            and bool(node.args)
+            and holds_facts(node.args[0])
+        )
+        if by_key or by_get or by_getattr:
+            found.append(f"{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_no_registration_fact_is_read_by_string_key():
+    """Facts are read as attributes of the registry's facts model (``entry.facts.derived``), so a
+    misspelt read fails where it is written; docs' commands included."""
+    from scicon.codedeps.closure import ROOT
+
+    found = []
+    for folder in ("scicon", "stages", "tests", "perf"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            lines = string_key_fact_reads(path.read_text(encoding="utf-8"))
+            found += [f"{path.relative_to(ROOT)}:{line}" for line in lines]
+    for path in sorted((ROOT / "docs").rglob("*.md")):
+        text = path.read_text(encoding="utf-8")
+        found += [f"{path.relative_to(ROOT)}: {m}" for m in re.findall(r"\.(?:facts|extra)\[[^]]*\]", text)]
+    assert not found, "read these facts as attributes (entry.facts.name):\n" + "\n".join(found)
+
+
+def test_a_planted_string_key_fact_read_is_found():
+    source = (
+        "derived = entry.facts.derived\n"
+        "folders = entry.extra['reads_folders']\n"
+        "two = entry.facts.get('two_sided')\n"
+        "label = getattr(entry.facts, 'label')\n"
+        "given = args.extra\n"
+    )
+    assert string_key_fact_reads(source) == [
+        "2: entry.extra['reads_folders']",
+        "3: entry.facts.get('two_sided')",
+        "4: getattr(entry.facts, 'label')",
+    ]
 
 
 def test_the_choices_params_yaml_lists_beside_each_part_are_the_registered_ones():
     """The `# a | b | c` comment after a chosen part names every component it may choose."""
-    import re
-
     from scicon.backbones import BACKENDS
     from scicon.evolve.assembly import SLOTS
     from tests.params_defaults import PARAMS_FILE

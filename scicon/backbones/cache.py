@@ -31,6 +31,7 @@ import numpy as np
 
 from scicon.backbones.base import Backend, Completion, GenerationRequest, Sampling, YesNo
 from scicon.io import hash_file
+from scicon.params import meets_threshold
 from scicon.seeds import derive_seed
 
 CACHE_FILE = "calls.sqlite"
@@ -354,7 +355,8 @@ def yes_probabilities(
     """P(yes) per question prompt (the paper's LLM filters and teacher); None where the yes and
     no tokens held less than ``min_mass`` of the probability: the model did not answer."""
     return [
-        answer.p_yes if answer.mass >= min_mass else None for answer in backbone.yes_no(prompts, kind=kind)
+        answer.p_yes if meets_threshold(answer.mass, min_mass) else None
+        for answer in backbone.yes_no(prompts, kind=kind)
     ]
 
 

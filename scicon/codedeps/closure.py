@@ -79,13 +79,15 @@ def _declared_data(tree: ast.Module, folder: Path) -> list[Path]:
     return []
 
 
-def imported_modules(tree: ast.Module, current: str, is_package: bool) -> Iterable[tuple[str, int]]:
-    """Every name an import statement of ``tree`` (module ``current``) may load, with its line:
-    imports inside functions too, and ``from a import b`` as both ``a`` and ``a.b``."""
+def import_statements(
+    tree: ast.Module, current: str, is_package: bool
+) -> Iterable[tuple[str, tuple[str, ...], int]]:
+    """Each import statement of ``tree`` (module ``current``), inside functions too: the absolute
+    name of the module it names, the names it takes from it (none for ``import a.b``), its line."""
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
-                yield alias.name, node.lineno
+                yield alias.name, (), node.lineno
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = current.split(".") if is_package else current.split(".")[:-1]
@@ -93,9 +95,16 @@ def imported_modules(tree: ast.Module, current: str, is_package: bool) -> Iterab
                 module = ".".join([*base, node.module] if node.module else base)
             else:
                 module = node.module or ""
-            yield module, node.lineno
-            for alias in node.names:
-                yield f"{module}.{alias.name}", node.lineno  # a submodule, when one of that name exists
+            yield module, tuple(alias.name for alias in node.names), node.lineno
+
+
+def imported_modules(tree: ast.Module, current: str, is_package: bool) -> Iterable[tuple[str, int]]:
+    """Every name an import statement of ``tree`` (module ``current``) may load, with its line:
+    imports inside functions too, and ``from a import b`` as both ``a`` and ``a.b``."""
+    for module, names, line in import_statements(tree, current, is_package):
+        yield module, line
+        for name in names:
+            yield f"{module}.{name}", line  # a submodule, when one of that name exists
 
 
 def import_closure(entry: Path, root: Path = ROOT) -> list[Path]:

@@ -12,7 +12,8 @@ from pathlib import Path
 
 from scicon.codedeps.closure import CODE, PACKAGES, ROOT, SCRIPTS, digest_file
 from scicon.codedeps.params_read import expected_params
-from scicon.params import lookup
+from scicon.io import atomic_open
+from scicon.params import lookup, read_params_file
 
 DVC_FILE = "dvc.yaml"
 CODE_STAGE = {
@@ -129,8 +130,6 @@ def check(dvc_file: Path = ROOT / DVC_FILE, root: Path = ROOT) -> list[str]:
     """Differences between dvc.yaml and the code, one line each (empty when current)."""
     import yaml
 
-    from scicon.params import read_params_file
-
     problems = []
     stages = yaml.safe_load(dvc_file.read_text(encoding="utf-8"))["stages"]
     if stages.get(CODE) != CODE_STAGE:
@@ -160,9 +159,6 @@ def write(dvc_file: Path = ROOT / DVC_FILE, root: Path = ROOT) -> None:
     """Rewrite each stage's digest-file dep, params and model-folder deps in dvc.yaml, keeping
     its comments and other data deps, and put the code stage first."""
     from ruamel.yaml import YAML
-
-    from scicon.io import atomic_open
-    from scicon.params import read_params_file
 
     yaml = YAML()
     yaml.preserve_quotes = True

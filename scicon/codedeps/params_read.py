@@ -12,6 +12,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from scicon.codedeps.closure import ROOT
+from scicon.params import is_operational, nested_section
 
 
 def rerun_keys(model: type[BaseModel], prefix: str, whole_blocks: bool = False) -> list[str]:
@@ -19,8 +20,6 @@ def rerun_keys(model: type[BaseModel], prefix: str, whole_blocks: bool = False) 
     a nested block (``backbone.openai``) is listed key by key, or with ``whole_blocks``, as a
     stage declares them, by its own key where none of its keys is operational (``ingest``,
     ``backbone.transformers``): as exact, since a section accepts no key its model lacks."""
-    from scicon.params import is_operational, nested_section
-
     if whole_blocks and prefix and model.model_fields and _all_result_keys(model):
         return [prefix]
     keys = []
@@ -36,8 +35,6 @@ def rerun_keys(model: type[BaseModel], prefix: str, whole_blocks: bool = False) 
 
 def _all_result_keys(model: type[BaseModel]) -> bool:
     """Whether every key of a section model, nested blocks included, can change results."""
-    from scicon.params import is_operational, nested_section
-
     return all(
         not is_operational(info) and (nested_section(info) is None or _all_result_keys(nested_section(info)))
         for info in model.model_fields.values()

@@ -29,7 +29,7 @@ from scicon.constraints.base import (
     Reference,
     ThresholdConstraint,
 )
-from scicon.fitted.topic_model import TopicModelSettings
+from scicon.fitted.topic_model import TopicModelSettings, fit_topic_model
 from scicon.models import resolve_model
 from scicon.params import Section
 from scicon.prompts import SIMILARITY
@@ -128,8 +128,6 @@ class EmbeddingSimilarity(ThresholdConstraint):
 def embedding_similarity(
     settings: EmbeddingSimilaritySettings, context: AssemblyContext
 ) -> EmbeddingSimilarity:
-    from scicon.fitted.topic_model import fit_topic_model
-
     topic = fit_topic_model(context.abstracts, settings.topic_model)
     threshold = context.threshold("sim", "evolve.similarity")
     constraint = EmbeddingSimilarity(

@@ -50,6 +50,7 @@ from scicon.teacher.train import (
     source_figures,
     train_in_phases,
 )
+from scicon.train.calibrate import calibrate_classifier
 
 log = logging.getLogger(__name__)
 
@@ -106,8 +107,6 @@ def train_entailment(
 ) -> TeacherResult:
     """Fine-tune, calibrate and save the judge in ``output_dir``; its metrics and curves. With
     ``general_model`` (a first phase trained on the same labelled sets) only the second phase runs."""
-    from scicon.train.calibrate import calibrate_classifier
-
     _, _, labels, read = _classes(params)
     train, dev = data.dataset.splits["train"], data.dataset.splits["dev"]
     for split, examples in (("training", train), ("held-out", dev)):

@@ -31,6 +31,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from scicon.calibration import calibration_report
+from scicon.classifier import ContradictionClassifier
 from scicon.errors import ParamsError
 from scicon.evaluate.baselines import BASELINES, BaselineUnavailable
 from scicon.evaluate.judge import has_facets, judge_figures
@@ -99,15 +100,13 @@ def build_baselines(settings: Mapping[str, dict | None], seed: int) -> list[Base
         key = f"evaluate.baselines.{name}"
         entry = BASELINES.get(name, key=key)
         parsed = entry.validate_settings(values, key)
-        baselines.append(Baseline(name, entry.factory(parsed, seed), bool(entry.extra.get("two_sided"))))
+        baselines.append(Baseline(name, entry.factory(parsed, seed), entry.facts.two_sided))
     return baselines
 
 
 def classifier_scorers(classifiers: Mapping[str, str], batch_size: int) -> list[ModelScorer]:
     """One scorer per folder of ``evaluate.classifiers``, raw P(contradiction) with its calibration."""
     from pathlib import Path
-
-    from scicon.classifier import ContradictionClassifier
 
     scorers = []
     for name, folder in classifiers.items():

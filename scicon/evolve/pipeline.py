@@ -116,7 +116,7 @@ def with_teacher(params: EvolveParams, folder: str) -> EvolveParams:
     entry = GOALS.get(TEACHER_GOAL, "--teacher")
     settings = {part: dict(blocks) for part, blocks in params.settings.items()}
     goal = dict(settings.get("goal", {}))
-    goal[TEACHER_GOAL] = {**(goal.get(TEACHER_GOAL) or {}), entry.extra["folder_setting"]: folder}
+    goal[TEACHER_GOAL] = {**(goal.get(TEACHER_GOAL) or {}), entry.facts.folder_setting: folder}
     settings["goal"] = goal
     # the parts are spelt out from here on: a recipe's goal would not be this one
     return params.model_copy(update={"recipe": None, "goal": TEACHER_GOAL, "settings": settings})

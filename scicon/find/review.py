@@ -26,6 +26,7 @@ from scicon.audit.agreement import wilson_interval
 from scicon.errors import InputFormatError, InputNotFoundError, NoWorkError
 from scicon.io import atomic_open, read_json_objects, read_jsonl, write_json, write_jsonl
 from scicon.judgements.readback import checked_answers, tsv_reads
+from scicon.params import meets_threshold
 from scicon.records.base import Record
 from scicon.records.find import FoundPair
 
@@ -103,7 +104,7 @@ def export_review(
     ranked = [pair for pair in ranked if not {pair.a.pmid, pair.b.pmid} & reserved]
     chosen_top = ranked[:top]
     rng = random.Random(seed)
-    under = [pair for pair in ranked[top:] if pair.comparable and pair.score < threshold]
+    under = [pair for pair in ranked[top:] if pair.comparable and not meets_threshold(pair.score, threshold)]
     chosen_below = rng.sample(under, min(below, len(under)))
     if not chosen_top and not chosen_below:
         raise NoWorkError("find review: no pair to review")

@@ -15,6 +15,7 @@ from scicon.find.neighbours import candidate_pairs
 from scicon.find.params import FindParams
 from scicon.find.stance import STANCES, Edge, clusters, stance_groups
 from scicon.find.terms import Comparison, compare
+from scicon.params import meets_threshold
 from scicon.records.find import Claim, FoundPair, Stance, StanceGroupRecord
 
 log = logging.getLogger(__name__)
@@ -39,7 +40,7 @@ class _Candidate:
         return None if self.score_ab is None else (self.score_ab + self.score_ba) / 2.0
 
     def flagged(self, threshold: float) -> bool:
-        return self.score is not None and self.score >= threshold
+        return self.score is not None and meets_threshold(self.score, threshold)
 
 
 @dataclass
@@ -80,7 +81,7 @@ def find_contradictions(
     not_comparable: Counter = Counter()
     kept: list[_Candidate] = []
     for (i, j, cosine), probability in zip(neighbours.pairs, topic, strict=True):
-        if probability < params.min_same_topic:
+        if not meets_threshold(probability, params.min_same_topic):
             dropped["below_min_same_topic"] += 1
             continue
         if normalised_text(claims[i].text) == normalised_text(claims[j].text):

@@ -20,7 +20,12 @@ from typing import ClassVar, Self, TypeVar
 
 import numpy as np
 
+from scicon import calibration
+from scicon.backbones.cache import weights_identity
 from scicon.calibration import Calibration
+from scicon.codedeps.closure import code_digest
+from scicon.io import atomic_open, write_json
+from scicon.models import resolve_model
 from scicon.params import Section
 from scicon.paths import cache_root
 from scicon.threads import COMPUTE_LOCK
@@ -46,9 +51,6 @@ def content_digest(*parts: object) -> str:
 def fitting_code_digest(module_file: str | Path) -> str:
     """A digest of the code that fits a model (its module, this one, the calibration), so a
     changed sampling or fitting procedure is refitted rather than read from the cache."""
-    from scicon import calibration
-    from scicon.codedeps.closure import code_digest
-
     return code_digest([Path(module_file), Path(__file__), Path(calibration.__file__)])
 
 
@@ -138,8 +140,6 @@ def _read_state(path: Path, binary: bool) -> dict:
 
 
 def _write_state(path: Path, state: dict, binary: bool) -> None:
-    from scicon.io import atomic_open, write_json
-
     if not binary:
         write_json(path, state)
         return
@@ -169,16 +169,11 @@ def _encoder(path: str):
 @functools.cache
 def encoder_identity(reference: str) -> str:
     """A digest of the encoder's weights (file contents for a local folder, id for a hub model)."""
-    from scicon.backbones.cache import weights_identity
-    from scicon.models import resolve_model
-
     return content_digest(weights_identity(resolve_model(reference), None))
 
 
 def encode(reference: str, texts: Sequence[str], batch_size: int) -> np.ndarray:
     """Unit-length sentence embeddings of ``texts`` (one row each) with the encoder ``reference``."""
-    from scicon.models import resolve_model
-
     if not texts:
         return np.zeros((0, 0), dtype=np.float32)
     encoder = _encoder(resolve_model(reference))

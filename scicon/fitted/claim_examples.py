@@ -14,6 +14,7 @@ from pathlib import Path
 
 from scicon.errors import InputFormatError, InputNotFoundError
 from scicon.io import read_json_objects
+from scicon.prompts import TARGET_LABEL_WORDS, instruction_texts
 from scicon.records.corpus import Abstract, Role
 
 __data__ = ("claim_data",)
@@ -122,8 +123,6 @@ def _read_claims_csv(source: Path, delimiter: str) -> list[LabelledSentence]:
 
 def meta_text_examples() -> list[str]:
     """Non-claims a corpus never shows: the prompts' instructions and chat-model answer framing."""
-    from scicon.prompts import TARGET_LABEL_WORDS, instruction_texts
-
     texts = []
     for unit in instruction_texts():
         if "{target_label}" in unit:

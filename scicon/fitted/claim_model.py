@@ -50,7 +50,7 @@ from scicon.fitted.claim_examples import (
     meta_text_examples,
     read_labelled_claims,
 )
-from scicon.params import Operational, Section
+from scicon.params import Operational, Section, meets_threshold
 from scicon.records.corpus import Abstract, Role
 
 log = logging.getLogger(__name__)
@@ -148,7 +148,7 @@ class ClaimModel(FittedModel):
         report.update(_at_threshold(probabilities[labelled], labels[labelled], threshold))
         roles = np.asarray(self.held_out["role"])
         report["pass_rate_by_role"] = {
-            role.value: round(float((probabilities[roles == role.value] >= threshold).mean()), 4)
+            role.value: round(float(meets_threshold(probabilities[roles == role.value], threshold).mean()), 4)
             for role in Role
             if (roles == role.value).any()
         }
@@ -167,17 +167,21 @@ class ClaimModel(FittedModel):
 
 def _at_threshold(probabilities: np.ndarray, labels: np.ndarray, threshold: float) -> dict:
     """Precision and recall at ``threshold``, and the highest threshold that keeps 90% recall."""
-    kept = probabilities >= threshold
+    kept = meets_threshold(probabilities, threshold)
     positives = labels == 1
     ranked = np.sort(probabilities[positives])[::-1]
-    for_recall = float(ranked[int(np.ceil(0.9 * len(ranked))) - 1]) if len(ranked) else None
-    at_recall = probabilities >= for_recall if for_recall is not None else None
+    threshold_for_recall = float(ranked[int(np.ceil(0.9 * len(ranked))) - 1]) if len(ranked) else None
+    at_recall = (
+        meets_threshold(probabilities, threshold_for_recall) if threshold_for_recall is not None else None
+    )
     return {
         "threshold": threshold,
         "pass_rate": round(float(kept.mean()), 4) if kept.size else None,
         "precision": round(float(positives[kept].mean()), 4) if kept.any() else None,
         "recall": round(float(kept[positives].mean()), 4) if positives.any() else None,
-        "threshold_for_recall_0_9": round(for_recall, 4) if for_recall is not None else None,
+        "threshold_for_recall_0_9": round(threshold_for_recall, 4)
+        if threshold_for_recall is not None
+        else None,
         "precision_at_recall_0_9": round(float(positives[at_recall].mean()), 4)
         if at_recall is not None
         else None,

@@ -42,7 +42,7 @@ from pydantic import Field
 from scicon.calibration import calibration_report, fit_calibration
 from scicon.errors import InputFormatError
 from scicon.fitted.base import FittedModel, encode, fit_or_load, group_draw, is_held_out, model_key
-from scicon.params import Operational, Section
+from scicon.params import Operational, Section, meets_threshold
 from scicon.records.corpus import Abstract, Role
 
 log = logging.getLogger(__name__)
@@ -226,7 +226,7 @@ class TopicModel(FittedModel):
         probabilities = np.asarray(self.held_out["probability"], dtype=float)
         kinds = np.asarray(self.held_out["kind"])
         same = np.isin(kinds, SAME_TOPIC_KINDS)
-        passed = probabilities >= threshold
+        passed = meets_threshold(probabilities, threshold)
         report = calibration_report(probabilities, same.astype(int))
         report.update(
             threshold=threshold,

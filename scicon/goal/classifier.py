@@ -13,8 +13,11 @@ from pathlib import Path
 from pydantic import Field
 
 from scicon.assembly_context import AssemblyContext
+from scicon.backbones.cache import weights_identity
+from scicon.classifier import ContradictionClassifier
 from scicon.errors import ParamsError
 from scicon.goal import GOALS
+from scicon.io import hash_file
 from scicon.params import Section
 
 
@@ -34,10 +37,6 @@ class ClassifierGoalSettings(Section):
 def classifier_goal(settings: ClassifierGoalSettings, context: AssemblyContext):
     if not settings.model:
         raise ParamsError("evolve.settings.goal.classifier.model: the classifier goal needs a model folder")
-    from scicon.backbones.cache import weights_identity
-    from scicon.classifier import ContradictionClassifier
-    from scicon.io import hash_file
-
     # the calibrations are part of what the teacher answers, so part of its identity
     calibrations = sorted(Path(settings.model).glob("calibration*.json"))
     identity = {

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from scicon.dataset.taxonomy import mutation_type
 from scicon.io import read_jsonl
+from scicon.params import meets_threshold
 from scicon.records.base import TargetLabel
 from scicon.records.corpus import Abstract, Role
 from scicon.records.evolve import PairTrace, SearchStatus
@@ -136,8 +137,10 @@ def _evonli(traces: Iterable[PairTrace], kinds: dict[str, str], target: float, m
                         or candidate.confidence is None
                     ):
                         continue
-                    if target - margin <= candidate.confidence < target and (
-                        closest is None or candidate.confidence > closest.confidence
+                    if (
+                        meets_threshold(candidate.confidence, target - margin)
+                        and not meets_threshold(candidate.confidence, target)
+                        and (closest is None or candidate.confidence > closest.confidence)
                     ):
                         closest = candidate
         if closest is not None:

@@ -34,6 +34,7 @@ from scicon.judgements.blinded import (
     KEY_FILE,
     LABELS,
 )
+from scicon.params import meets_threshold
 from scicon.records.judgements import ControlItem, Judgement, RoundItem
 
 TIE_ORDER = ("neutral", "entailment", "contradiction")  # who wins a tie: the label that claims least
@@ -206,7 +207,7 @@ def annotator_figures(answers: RoundAnswers, min_accuracy: float, level: float) 
         hidden = sum(item_id in answers.controls for item_id in given)
         # a batch without controls cannot be measured, so it is kept; one with controls must pass them
         figure["accepted"] = bool(reads) and (
-            hidden == 0 or (accuracy is not None and accuracy >= min_accuracy)
+            hidden == 0 or (accuracy is not None and meets_threshold(accuracy, min_accuracy))
         )
         figures[annotator] = figure
     return figures

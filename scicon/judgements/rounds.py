@@ -6,6 +6,7 @@ import argparse
 import logging
 from pathlib import Path
 
+from scicon.classifier import ContradictionClassifier
 from scicon.errors import InputFormatError, InputNotFoundError, ParamsError
 from scicon.io import read_id_list, read_json_objects, read_jsonl, write_json, write_jsonl
 from scicon.judgements.blinded import ANNOTATIONS, ASSIGNMENTS_FILE, KEY_FILE, write_round
@@ -78,7 +79,6 @@ def _round_folders(rounds: Path) -> list[Path]:
 def _teacher_probabilities(folder: str | None, candidates) -> dict[str, float]:
     if folder is None:
         return {}
-    from scicon.classifier import ContradictionClassifier
 
     classifier = ContradictionClassifier(folder)
     scores = classifier.contradiction_probabilities(

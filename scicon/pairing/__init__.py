@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from scicon.errors import ParamsError
+from scicon.pairing.llm import ConclusionWriter, LlmResultSelector
 from scicon.pairing.pairs import PairsResult, build_pairs
 from scicon.pairing.params import PairsParams
 from scicon.pairing.selectors import (
@@ -18,7 +19,6 @@ from scicon.pairing.selectors import (
 
 if TYPE_CHECKING:
     from scicon.backbones import CachedBackbone
-    from scicon.pairing.llm import ConclusionWriter
 
 __all__ = [
     "RESULT_SELECTORS",
@@ -45,12 +45,9 @@ def make_selector(
         raise ParamsError("pairs: the llm result selector and conclusion generation need a backbone")
     writer = None
     if params.generate_missing_conclusions:
-        from scicon.pairing.llm import ConclusionWriter
-
         writer = ConclusionWriter(backbone)
     if params.result_selector != "llm":
         return make_cheap_selector(params.result_selector, entailment_scorer), writer
-    from scicon.pairing.llm import LlmResultSelector
 
     fallback = None if params.llm_fallback == "none" else make_cheap_selector(params.llm_fallback)
     return LlmResultSelector(backbone, fallback, params.llm_max_tokens), writer

@@ -15,8 +15,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from scicon.classifier import ENTAILMENT, ContradictionClassifier
+from scicon.classifier_folder import UNTRAINED_MARKER
 from scicon.errors import InputNotFoundError, ParamsError
 from scicon.pairing.selectors import EntailmentScorer
+from scicon.params import meets_threshold
 from scicon.records.base import Skip
 from scicon.records.pairs import Pair, PairKind
 
@@ -27,9 +30,6 @@ class EntailmentJudge:
     """Calibrated P(entailment) from the entailment stage's classifier folder."""
 
     def __init__(self, folder: str | Path) -> None:
-        from scicon.classifier import ENTAILMENT, ContradictionClassifier
-        from scicon.classifier_folder import UNTRAINED_MARKER
-
         if not Path(folder).is_dir():
             raise InputNotFoundError(
                 f"{folder}: entailment judge not found (pairs.entailment_model; the entailment stage "
@@ -67,7 +67,7 @@ def judge_pairs(
     for pair, score in zip(pairs, scores, strict=True):
         pair = pair.model_copy(update={"entailment": round(float(score), 6)})
         scored[pair.kind] += 1
-        if min_entailment is not None and pair.entailment < min_entailment:
+        if min_entailment is not None and not meets_threshold(pair.entailment, min_entailment):
             dropped[pair.kind] += 1
             skipped.append(
                 Skip(

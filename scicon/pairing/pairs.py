@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from scicon.errors import NoWorkError
+from scicon.errors import NoWorkError, ParamsError
 from scicon.pairing.entailment import BELOW_MIN_ENTAILMENT, judge_pairs
 from scicon.pairing.params import PairsParams
 from scicon.pairing.selectors import EntailmentScorer, ResultSelector, SelectionRequest
@@ -60,8 +60,6 @@ def build_pairs(
     """The pairs of ``abstracts``; with ``entailment_scorer`` every pair carries its P(entailment)
     and, with ``params.min_entailment`` set, those below it are skipped."""
     if params.min_entailment is not None and entailment_scorer is None:
-        from scicon.errors import ParamsError
-
         raise ParamsError("pairs.min_entailment is set: the pairs need the entailment judge to be scored")
     skipped: list[Skip] = []
     generated: dict[str, int] = {}

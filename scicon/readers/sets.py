@@ -103,7 +103,7 @@ def load_sets(
         name: entries[name].validate_settings(spec.options, f"{where[name]}.options")
         for name, spec in specs.items()
     }
-    derived = {name for name, entry in entries.items() if entry.extra["derived"]}
+    derived = {name for name, entry in entries.items() if entry.facts.derived}
     loaded: dict[str, Benchmark | Skipped] = {}
     for name, spec in specs.items():
         if name not in derived:
@@ -131,7 +131,7 @@ def _load_file(name: str, spec: SetSpec, entry: Entry, options, root: Path) -> B
         path = root / path
     if not path.exists():
         return Skipped(name, spec.kind, spec.path, f"file not found: {spec.path}")
-    if path.is_dir() and not entry.extra["reads_folders"]:
+    if path.is_dir() and not entry.facts.reads_folders:
         raise InputFormatError(str(path), f"is a folder; the {spec.kind} loader reads a file")
     return Benchmark(name, spec.kind, spec.path, entry.factory(path, options))
 

@@ -14,6 +14,7 @@ import json
 import logging
 from pathlib import Path
 
+from scicon.classifier import ContradictionClassifier
 from scicon.evaluate.judge import GOLD, judge_figures
 from scicon.params import load_key, load_section
 from scicon.readers.sets import GoldSpec, Skipped, load_sets
@@ -24,8 +25,6 @@ log = logging.getLogger(__name__)
 
 def gold_figures(model_dir: Path, gold: GoldSpec, target: float | None = None) -> dict | None:
     """None when no gold path is configured; a skipped entry when the file is absent."""
-    from scicon.classifier import ContradictionClassifier
-
     if not gold.path:
         return None
     loaded = load_sets({GOLD: gold})[GOLD]

@@ -35,9 +35,13 @@ import numpy as np
 from scicon.calibration import calibration_report, fit_calibration
 from scicon.dataset.build import BuiltDataset
 from scicon.dataset.params import BuildSource
+from scicon.errors import InputFormatError
+from scicon.params import meets_threshold
 from scicon.records.dataset import Example
 from scicon.teacher.data import TeacherData
 from scicon.teacher.params import TeacherParams, TeacherRefine
+from scicon.train.calibrate import calibrate_classifier
+from scicon.train.lora import LABELS, POSITIVE, finetune
 from scicon.train.params import FinetuneParams
 
 log = logging.getLogger(__name__)
@@ -97,15 +101,13 @@ def source_figures(
             }
             if threshold is not None:
                 figures[name]["share_at_or_above"] = round(
-                    float((probabilities[members] >= threshold).mean()), 4
+                    float(meets_threshold(probabilities[members], threshold).mean()), 4
                 )
     return figures
 
 
 def _both_classes(dev: Sequence[Example], origin: str, setting: str) -> None:
     if len({e.label for e in dev}) < 2:
-        from scicon.errors import InputFormatError
-
         raise InputFormatError(
             origin, f"the held-out split ({len(dev)} examples) lacks a class: raise {setting}"
         )
@@ -129,8 +131,6 @@ def train_in_phases(
     cross-fitted judges share one). ``section`` names the settings in errors; ``labels`` and
     ``scored`` are the finetune's (default: contradiction against the rest)."""
     import tempfile
-
-    from scicon.train.lora import LABELS, POSITIVE, finetune
 
     labels, scored = labels or LABELS, scored or (POSITIVE,)
 
@@ -180,8 +180,6 @@ def refine_figures(general, judgements: BuiltDataset | None, labelled: dict[str,
 
 
 def train_teacher(data: TeacherData, params: TeacherParams, output_dir: Path) -> TeacherResult:
-    from scicon.train.calibrate import calibrate_classifier
-
     trained, dev, general = train_in_phases(
         data.dataset, data.refine, params.training, params.refine, output_dir, "teacher"
     )

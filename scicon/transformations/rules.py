@@ -10,6 +10,7 @@ from pydantic import Field
 
 from scicon.assembly_context import AssemblyContext
 from scicon.params import Section
+from scicon.rules import RuleMutator
 from scicon.transformations import TRANSFORMATIONS
 from scicon.transformations.base import MutationRequest
 
@@ -24,8 +25,6 @@ class RuleReplacement:
     name = "rules"
 
     def __init__(self, operators: Sequence[str] | None = None):
-        from scicon.rules import RuleMutator
-
         self.mutator = RuleMutator(operators)
 
     def propose(self, requests: Sequence[MutationRequest]) -> list[list[str | None]]:

@@ -68,7 +68,7 @@ class RuleOperator:
 
     @classmethod
     def from_entry(cls, entry: Entry[OperatorFunction]) -> RuleOperator:
-        return cls(entry.name, entry.extra["label"], entry.factory, entry.description, entry.extra["default"])
+        return cls(entry.name, entry.facts.label, entry.factory, entry.description, entry.facts.default)
 
     def propose(self, analysis: Analysis, context: AbstractContext | None) -> list[Proposal]:
         """The operator's distinct edits of the sentence, in the operator's order."""
