@@ -154,7 +154,6 @@ def _save_base(base_model: str, tokenizer, folder: Path, labels: dict[int, str],
 def record_edit_marking(folder: Path) -> None:
     """Say in ``folder``'s run record that its model learnt edits marked in sentence2, so every
     scorer shows it edits that way (:func:`reads_edits`)."""
-
     record = read_run_record(folder)
     if not record:
         raise InputFormatError(str(folder / RUN_RECORD), "no run record to add the edit marking to")
