@@ -35,8 +35,10 @@ from scicon.classifier_folder import (
     load_model,
     max_length_of,
     read_run_record,
+    reads_edits,
 )
 from scicon.errors import InputFormatError, InputNotFoundError
+from scicon.textdiff import marked_edit
 from scicon.threads import COMPUTE_LOCK
 
 log = logging.getLogger(__name__)
@@ -123,6 +125,7 @@ class ContradictionClassifier:
             batch_size=batch_size,
             device=device,
         )
+        self.reads_edits = reads_edits(record)
         self.folder = folder
         log.info(
             "classifier %s: scored class = label %d of %s, max_length %d%s",
@@ -148,6 +151,7 @@ class ContradictionClassifier:
         device = next(model.parameters()).device
         scorer._setup(model, tokenizer, max_length, label, None, batch_size, str(device))
         scorer.folder = None
+        scorer.reads_edits = False
         return scorer
 
     def _setup(self, model, tokenizer, max_length, label, calibration, batch_size, device) -> None:
@@ -163,20 +167,44 @@ class ContradictionClassifier:
         self.calibration: Calibration | None = calibration
         self.batch_size = int(batch_size)
 
+    def shown(
+        self, pairs: Sequence[SentencePair], originals: Sequence[str | None] | None
+    ) -> list[SentencePair]:
+        """The pairs as this model reads them: a judge trained on marked edits sees each sentence2's
+        edit of its original (``originals``, one per pair, None where a pair is not an edit) marked
+        in place (:func:`scicon.textdiff.marked_edit`); any other model, or no originals, the pairs."""
+        if originals is None or not self.reads_edits:
+            return list(pairs)
+        if len(originals) != len(pairs):
+            raise ValueError(f"{len(originals)} originals for {len(pairs)} pairs")
+        return [
+            (first, marked_edit(original, second))
+            for (first, second), original in zip(pairs, originals, strict=True)
+        ]
+
     def raw_contradiction_probabilities(
-        self, pairs: Sequence[SentencePair], progress: str | None = None
+        self,
+        pairs: Sequence[SentencePair],
+        progress: str | None = None,
+        originals: Sequence[str | None] | None = None,
     ) -> list[float]:
         """The model's own P(contradiction), in input order; ``progress`` labels a progress bar."""
-        logits = self.logits(pairs, progress)
+        logits = self.logits(pairs, progress, originals)
         return contradiction_probabilities_from_logits(logits, self.label_index).tolist()
 
-    def logits(self, pairs: Sequence[SentencePair], progress: str | None = None) -> np.ndarray:
+    def logits(
+        self,
+        pairs: Sequence[SentencePair],
+        progress: str | None = None,
+        originals: Sequence[str | None] | None = None,
+    ) -> np.ndarray:
         """The model's logits of every class, one row per pair in input order: one forward pass
-        serves any class (``contradiction_probabilities_from_logits`` reads one)."""
+        serves any class (``contradiction_probabilities_from_logits`` reads one). With ``originals``
+        a judge that reads edits is shown them (:meth:`shown`)."""
         import torch
         from tqdm.auto import tqdm
 
-        pairs = list(pairs)
+        pairs = self.shown(pairs, originals)
         rows: list[np.ndarray] = []
         starts = range(0, len(pairs), self.batch_size)
         with COMPUTE_LOCK, torch.inference_mode():
@@ -199,6 +227,9 @@ class ContradictionClassifier:
             return [float(p) for p in raw]
         return [float(p) for p in self.calibration(raw)]
 
-    def contradiction_probabilities(self, pairs: Sequence[SentencePair]) -> list[float]:
-        """P(contradiction), calibrated when the folder holds a calibration."""
-        return self.calibrate(self.raw_contradiction_probabilities(pairs))
+    def contradiction_probabilities(
+        self, pairs: Sequence[SentencePair], originals: Sequence[str | None] | None = None
+    ) -> list[float]:
+        """P(contradiction), calibrated when the folder holds a calibration; ``originals`` as
+        :meth:`shown` reads them."""
+        return self.calibrate(self.raw_contradiction_probabilities(pairs, originals=originals))

@@ -26,6 +26,9 @@ ADAPTER_CONFIG = "adapter_config.json"
 BASE_FOLDER = "base"  # the base model, its config naming the labels, inside an adapter folder
 # inputs longer than this are truncated when neither the run record nor the tokenizer says
 FALLBACK_MAX_LENGTH = 512
+# the run record's key saying the model learnt edits marked in sentence2 (scicon.textdiff.marked_edit)
+EDIT_MARKING = "edit_marking"
+BRACKETED = "bracketed"
 
 
 def load_tokenizer(reference: str):
@@ -150,6 +153,17 @@ def _save_base(base_model: str, tokenizer, folder: Path, labels: dict[int, str],
     base.save_pretrained(folder)
 
 
+def record_edit_marking(folder: Path) -> None:
+    """Say in ``folder``'s run record that its model learnt edits marked in sentence2, so every
+    scorer shows it edits that way (:func:`reads_edits`)."""
+    from scicon.io import write_json
+
+    record = read_run_record(folder)
+    if not record:
+        raise InputFormatError(str(folder / RUN_RECORD), "no run record to add the edit marking to")
+    write_json(folder / RUN_RECORD, {**record, EDIT_MARKING: BRACKETED})
+
+
 # ---- reading ----
 
 
@@ -161,6 +175,17 @@ def read_run_record(folder: Path) -> dict:
         return json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as error:
         raise InputFormatError(str(path), f"not valid JSON: {error.msg}", error.lineno) from error
+
+
+def reads_edits(record: dict) -> bool:
+    """Whether the model of a run record learnt edits marked in sentence2; a marking this code does
+    not know stops, rather than feeding the model text unlike what it learnt."""
+    marking = record.get(EDIT_MARKING)
+    if marking not in (None, BRACKETED):
+        raise InputFormatError(
+            RUN_RECORD, f"{EDIT_MARKING} {marking!r} is not one this SciCon writes ({BRACKETED})"
+        )
+    return marking == BRACKETED
 
 
 def load_model(folder: Path, record: dict):

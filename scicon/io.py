@@ -20,7 +20,7 @@ from typing import IO, BinaryIO, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from scicon.errors import InputFormatError
+from scicon.errors import InputFormatError, InputNotFoundError
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
@@ -73,6 +73,34 @@ def hash_file(path: str | os.PathLike, *algorithms: str) -> tuple[str, ...]:
             for hasher in hashers:
                 hasher.update(chunk)
     return tuple(hasher.hexdigest() for hasher in hashers)
+
+
+def hash_folder(path: str | os.PathLike) -> str:
+    """SHA-256 of a folder's files: their paths relative to it and their contents, in path order, so
+    an edit, an added, removed or renamed file changes it."""
+    root = Path(path)
+    digest = hashlib.sha256(usedforsecurity=False)
+    for file in sorted(p for p in root.rglob("*") if p.is_file()):
+        digest.update(file.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(hash_file(file)[0].encode() + b"\n")
+    return digest.hexdigest()
+
+
+def read_id_list(path: str | os.PathLike) -> frozenset[str]:
+    """Abstract ids, one a line: PMIDs (digits) or PMCIDs (``PMC`` and digits), as written; blank
+    lines and ``#`` comments allowed. Anything else stops with the file and line."""
+    path = Path(path)
+    if not path.is_file():
+        raise InputNotFoundError(f"{path}: list of abstract ids not found")
+    ids = set()
+    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        value = raw.split("#", 1)[0].strip()
+        if not value:
+            continue
+        if not value.removeprefix("PMC").isdigit():
+            raise InputFormatError(str(path), f"expected a PMID or a PMCID, got {value!r}", number)
+        ids.add(value)
+    return frozenset(ids)
 
 
 def write_json(path: str | os.PathLike, data: object) -> None:

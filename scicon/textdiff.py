@@ -49,3 +49,30 @@ def edited_positions(original: str, mutated: str) -> set[int]:
 
 def words_changed(edits: tuple[WordEdit, ...]) -> int:
     return sum(max(len(e.original.split()), len(e.replacement.split())) for e in edits)
+
+
+# How a judge that reads edits is shown one (scicon.classifier_folder's EDIT_MARKING): the changed
+# words in brackets, with the words they replaced, so "X reduced Y" -> "X increased Y" reads
+# "X [reduced => increased] Y"; a word added "[+ not]", a word removed "[- not]".
+EDIT_OPEN, EDIT_ARROW, EDIT_CLOSE, EDIT_ADDED, EDIT_REMOVED = "[", "=>", "]", "+", "-"
+
+
+def marked_edit(original: str | None, edited: str) -> str:
+    """``edited`` with its edit of ``original`` marked in place; unchanged when there is no original
+    or no edit, so a pair that is not an edit reads as it always did."""
+    if original is None or original == edited:
+        return edited
+    before, after = words(original), words(edited)
+    matcher = difflib.SequenceMatcher(a=before, b=after, autojunk=False)
+    parts: list[str] = []
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        old, new = " ".join(before[i1:i2]), " ".join(after[j1:j2])
+        if tag == "equal":
+            parts.append(new)
+        elif tag == "replace":
+            parts.append(f"{EDIT_OPEN}{old} {EDIT_ARROW} {new}{EDIT_CLOSE}")
+        elif tag == "insert":
+            parts.append(f"{EDIT_OPEN}{EDIT_ADDED} {new}{EDIT_CLOSE}")
+        else:
+            parts.append(f"{EDIT_OPEN}{EDIT_REMOVED} {old}{EDIT_CLOSE}")
+    return " ".join(parts)

@@ -15,6 +15,7 @@ from scicon.stage import add_metrics_arguments, run_stage, stage_parser
 
 def main(args) -> None:
     params = load_section(args.params, "ingest", IngestParams)
+    params.require_watched()
     result = ingest(params, cache_dir=cache_root())
     write_jsonl(args.abstracts, result.abstracts)
     write_jsonl(args.skipped, result.skipped)

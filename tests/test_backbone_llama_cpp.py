@@ -50,6 +50,20 @@ def test_reusing_shared_prefixes_gives_the_scores_of_separate_evaluation(backend
         assert joint.mass == pytest.approx(alone.mass, abs=1e-6)
 
 
+def test_log_likelihoods_reusing_shared_prefixes_equal_separate_evaluation(backend):
+    original = "Velanoxet reduced major bleeding compared with warfarin in older adults."
+    texts = [
+        original,
+        "Velanoxet did not reduce major bleeding compared with warfarin in older adults.",
+        "Velanoxet reduced major bleeding compared with warfarin in younger adults.",
+        "Warfarin reduced major bleeding compared with velanoxet in older adults.",
+    ]
+    together = backend.log_likelihood(texts)
+    separately = [backend.log_likelihood([text])[0] for text in reversed(texts)][::-1]
+    assert together == pytest.approx(separately, abs=1e-3)
+    assert all(value < 0 for value in together)
+
+
 def test_the_chat_template_wraps_the_prompt(backend):
     text = backend._llm.detokenize(backend.tokens("Hello?"), special=True).decode()
     assert "<|im_start|>user\nHello?<|im_end|>" in text

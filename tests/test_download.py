@@ -154,6 +154,13 @@ def test_local_source_checksum_and_missing_file(tmp_path):
         resolve_source("nope.txt", split=None, sha256=None, cache_dir=tmp_path)
 
 
+def test_a_profiles_split_with_a_plain_local_file_says_to_drop_the_split(tmp_path):
+    path = tmp_path / "mine.txt"
+    path.write_text("###1\nRESULTS\tA result.\n")
+    with pytest.raises(ParamsError, match="add -S ingest.split=null"):
+        resolve_source(str(path), split="train", sha256=None, cache_dir=tmp_path)
+
+
 def test_baseline_file_is_verified_against_the_published_md5(file_server, tmp_path, monkeypatch, fixtures):
     import gzip
 

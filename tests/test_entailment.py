@@ -217,3 +217,138 @@ def test_a_teacher_told_not_to_train_leaves_a_folder_that_says_why(tmp_path):
     assert sorted(path.name for path in (out / "teacher").iterdir()) == [UNTRAINED_MARKER]
     with pytest.raises(InputNotFoundError, match="holds no trained classifier .*three-way"):
         ContradictionClassifier(out / "teacher")
+
+
+DIRECTION = {
+    "kind": "evidence_inference_direction",
+    "path": str(Path(__file__).parent / "fixtures" / "evidence_inference"),
+    "root": "repository",
+    "options": {
+        "articles": "all",
+        "held_out": None,
+        "kinds": [
+            "stated",
+            "direction_flipped",
+            "difference",
+            "no_difference",
+            "groups_swapped",
+            "swapped_and_flipped",
+        ],
+        "left_out_flags": ["incorrect", "questionable"],
+        "min_evidence_words": 6,
+        "max_evidence_words": 80,
+        "min_word_share": 0.6,
+        "max_phrase_words": 12,
+        "seed": 5,
+    },
+    "weight": 1.0,
+    "cap": None,
+}
+
+
+def test_edited_pairs_are_shown_marked_with_a_plain_copy_and_unedited_pairs_as_they_are():
+    params = section(
+        "entailment",
+        EntailmentParams,
+        head="three_way",
+        labelled={"direction": DIRECTION},
+        edits={"marked": True, "plain_copies": True},
+    )
+    candidates, counts = labelled_candidates(
+        params, None, positive=None, section="entailment", edits=params.edits
+    )
+    assert counts == {"direction": 13}
+    plain = {c.example_id.removesuffix("#plain"): c for c in candidates if c.example_id.endswith("#plain")}
+    marked = [c for c in candidates if c.example_id in plain]
+    # 13 claims: 3 stated (not edits), 10 edits, each marked and once plain
+    assert len(candidates) == 23 and len(plain) == 10 and len(marked) == 10
+    for edit in marked:
+        assert "[" in edit.hypothesis and "[" not in plain[edit.example_id].hypothesis
+        assert edit.label == plain[edit.example_id].label and edit.pmid == plain[edit.example_id].pmid
+    unmarked = section("entailment", EntailmentParams, head="three_way", labelled={"direction": DIRECTION})
+    assert len(labelled_candidates(unmarked, None, positive=None, edits=unmarked.edits)[0]) == 13
+
+
+@pytest.mark.slow
+def test_a_judge_that_reads_edits_is_shown_them_by_the_goal(tmp_path):
+    from scicon.assembly_context import AssemblyContext
+    from scicon.classifier_folder import RUN_RECORD
+    from scicon.goal.base import TargetConfidence
+    from scicon.goal.classifier import ClassifierGoalSettings, classifier_goal
+    from scicon.records.base import TargetLabel
+    from scicon.textdiff import marked_edit
+
+    params = yaml.safe_load(PARAMS_FILE.read_text())
+    params["labelled_root"] = str(LABELLED_ROOT)
+    params["entailment"].update(
+        train=True,
+        head="three_way",
+        labelled={"mnli": MNLI, "direction": DIRECTION},
+        dev_fraction=0.4,
+        edits={"marked": True, "plain_copies": True},
+    )
+    params["entailment"]["training"].update(SHORT_TRAINING)
+    out = _run_stage(stage, params, tmp_path, "judge")
+    folder = out / "judge"
+    assert json.loads((folder / RUN_RECORD).read_text())["edit_marking"] == "bracketed"
+
+    judge = ContradictionClassifier(folder)
+    assert judge.reads_edits
+    evidence = "Major bleeding occurred in 4% of the velanoxet group and 9% of the warfarin group."
+    original = "Velanoxet reduced major bleeding compared with warfarin."
+    edited = "Velanoxet increased major bleeding compared with warfarin."
+    assert judge.shown([(evidence, edited)], [original]) == [(evidence, marked_edit(original, edited))]
+    assert judge.shown([(evidence, original)], [original]) == [(evidence, original)]  # no edit: as it is
+    with_edit = judge.contradiction_probabilities([(evidence, edited)], originals=[original])
+    without = judge.contradiction_probabilities([(evidence, edited)])
+
+    context = AssemblyContext.__new__(AssemblyContext)
+    context.cache = None
+    context.record_model = lambda name, identity: None
+    scorer = classifier_goal(
+        ClassifierGoalSettings(model=str(folder), contradiction_label="contradiction"), context
+    )
+    goal = TargetConfidence(scorer, TargetLabel.CONTRADICTION, 0.4)
+    assert goal.confidences([(evidence, edited)], original) == pytest.approx(with_edit)
+    assert goal.confidences([(evidence, edited)]) == pytest.approx(without)
+    assert with_edit != pytest.approx(without)  # the marks change what the model reads
+
+
+@pytest.mark.slow
+def test_the_cross_fit_scores_every_judgement_by_the_judge_that_never_learnt_its_abstract(tmp_path):
+    from scicon.entailment import crossfit
+    from tests.test_judgements import JUDGEMENTS_FIXTURE
+
+    params = yaml.safe_load(PARAMS_FILE.read_text())
+    params["labelled_root"] = str(LABELLED_ROOT)
+    params["gold"]["path"] = None
+    params["entailment"].update(train=True, head="three_way", labelled={"mnli": MNLI}, dev_fraction=0.4)
+    params["entailment"]["training"].update(SHORT_TRAINING)
+    params["entailment"]["refine"] = {
+        "labelled": {"scicon_judgements": {"kind": "gold", "path": JUDGEMENTS_FIXTURE, "root": "repository",
+                                           "options": None, "weight": 1.0, "cap": None}},
+        "dev_fraction": 0.5, "max_steps": 2, "eval_steps": 2, "learning_rate": 5e-5,
+    }  # fmt: skip
+    (tmp_path / "params.yaml").write_text(yaml.safe_dump(params))
+    seen: dict[str, set[str]] = {}
+    original_train_half = crossfit.train_half
+
+    def spy(half_params, labelled_root, general, other, out):
+        metrics = original_train_half(half_params, labelled_root, general, other, out)
+        seen[out.name] = other
+        return metrics
+
+    crossfit.train_half = spy
+    try:
+        report = crossfit.crossfit(tmp_path / "params.yaml", {}, tmp_path / "general", tmp_path / "cf", [])
+    finally:
+        crossfit.train_half = original_train_half
+    folder = tmp_path / "cf" / "halves"
+    halves = {}
+    for half in crossfit.HALVES:
+        halves[half] = {json.loads(line)["pmid"] for line in (folder / f"judgements-{half}.jsonl").open()}
+    assert halves["a"] and halves["b"] and not halves["a"] & halves["b"]
+    assert seen == {"judge-a": halves["b"], "judge-b": halves["a"]}
+    held = report["held_out_judgements"]
+    assert held["overall"]["examples"] == 20  # every judgement scored once, out of sample
+    assert (tmp_path / "general" / "config.json").is_file()  # the shared first phase, kept for reuse

@@ -310,3 +310,16 @@ def test_the_page_opens_in_headless_chromium_without_errors_and_shows_the_top_pa
         check=True,
     )
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_study_links_to_pubmed_by_pmid_and_to_pubmed_central_by_pmcid():
+    from scicon.find.page import _study
+    from scicon.records.find import Claim
+
+    pubmed = _study(Claim(claim_id="c1", text="A claim.", group="123", pmid="123"))
+    central = _study(Claim(claim_id="c2", text="A claim.", group="PMC101395", pmid="PMC101395"))
+    assert 'href="https://pubmed.ncbi.nlm.nih.gov/123/"' in pubmed
+    assert (
+        'href="https://www.ncbi.nlm.nih.gov/pmc/articles/PMC101395/"' in central and ">PMC101395<" in central
+    )
+    assert "href" not in _study(Claim(claim_id="c3", text="A claim.", group="my-file:3"))

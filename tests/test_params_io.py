@@ -59,7 +59,7 @@ def write_params(tmp_path, data) -> Path:
             "ingest.max_abstracts: Input should be greater than 0 (got -3)",
         ),
         ({"source": "x", "detokenise": "auto"}, "ingest.detokenise: Extra inputs are not permitted"),
-        ({"source": "x", "sha256": "abc"}, "ingest.sha256: String should match pattern"),
+        ({"source": "x", "sha256": "abc"}, "ingest.sha256: Value error, String should match pattern"),
         ({"split": "train"}, "ingest.source: Field required"),
     ],
 )

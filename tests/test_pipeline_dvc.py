@@ -8,7 +8,7 @@ import sys
 import pytest
 import yaml
 
-from tests.dvc_project import FAST_PIPELINE_PARAMS, dvc, run, update_params
+from tests.dvc_project import FAST_PIPELINE_PARAMS, dvc, run, stale_stages, update_params
 
 pytestmark = pytest.mark.slow
 
@@ -45,10 +45,46 @@ def test_a_malformed_source_fails_the_stage_naming_file_and_line(project, tmp_pa
     copy, env = project
     bad = tmp_path / "bad.txt"
     bad.write_text("###1\nRESULTS\tFine.\nFINDINGS\tNot a role.\n", encoding="utf-8")
-    result = dvc(copy, env, "exp", "run", "pairs", "-S", f"ingest.source={bad}", check=False)
+    result = dvc(
+        copy,
+        env,
+        "exp",
+        "run",
+        "pairs",
+        "-S",
+        f"ingest.source={bad}",
+        "-S",
+        f"ingest.watched={bad}",
+        check=False,
+    )
     assert result.returncode != 0
     assert f"error: {bad}:3: unknown role 'FINDINGS'" in result.stderr + result.stdout
     assert "Traceback" not in result.stderr
+
+
+def test_an_edited_source_file_reruns_ingest_and_what_follows(project, tmp_path):
+    copy, env = project
+    corpus = tmp_path / "outside" / "mine.txt"
+    corpus.parent.mkdir()
+    corpus.write_text((copy / "data/demo/demo_rct.txt").read_text(encoding="utf-8"), encoding="utf-8")
+    update_params(copy, {"ingest": {"source": str(corpus), "watched": str(corpus)}})
+    dvc(copy, env, "repro", "pairs")
+    assert not stale_stages(copy) & {"ingest", "pairs"}
+
+    text = corpus.read_text(encoding="utf-8")
+    corpus.write_text(text.replace("###", "###9", 1), encoding="utf-8")  # a corrected PMID
+    assert "ingest" in stale_stages(copy)
+    rerun = dvc(copy, env, "repro", "pairs")
+    assert "Running stage 'ingest'" in rerun.stdout and "Running stage 'pairs'" in rerun.stdout
+
+
+def test_a_local_source_dvc_does_not_watch_stops_the_stage_saying_what_to_set(project, tmp_path):
+    copy, env = project
+    corpus = tmp_path / "mine.txt"
+    corpus.write_text((copy / "data/demo/demo_rct.txt").read_text(encoding="utf-8"), encoding="utf-8")
+    result = dvc(copy, env, "exp", "run", "ingest", "-S", f"ingest.source={corpus}", check=False)
+    assert result.returncode != 0
+    assert f"add -S ingest.watched={corpus}" in result.stderr + result.stdout
 
 
 def test_repro_builds_finetunes_and_evaluates_with_fixture_sources(project):

@@ -37,8 +37,9 @@ class Scores:
     def __init__(self, table: dict[str, float], default: float = 0.1):
         self.table, self.default, self.asked = table, default, []
 
-    def contradiction_probabilities(self, pairs):
+    def contradiction_probabilities(self, pairs, originals=None):
         self.asked.extend(second for _, second in pairs)
+        self.originals = originals
         return [self.table.get(second, self.default) for _, second in pairs]
 
 

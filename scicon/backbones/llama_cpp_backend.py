@@ -129,22 +129,25 @@ class LlamaCppBackend:
             tokens = self._llm.tokenize(prompt.encode("utf-8"), add_bos=True, special=False)
         return tokens
 
-    def _evaluate_reusing_prefix(self, tokens: list[int]) -> None:
+    @staticmethod
+    def _evaluate_reusing_prefix(llm, tokens: list[int]) -> None:
+        """Evaluate ``tokens`` keeping the KV cache (and, with ``logits_all``, the logits) of the
+        prefix they share with what ``llm`` evaluated last."""
         shared = 0
-        for old, new in zip(self._llm._input_ids, tokens, strict=False):
+        for old, new in zip(llm._input_ids, tokens, strict=False):
             if old != new:
                 break
             shared += 1
         # at least the last token must be evaluated again to get its logits
-        self._llm.n_tokens = min(shared, len(tokens) - 1)
-        self._llm.eval(tokens[self._llm.n_tokens :])
+        llm.n_tokens = min(shared, len(tokens) - 1)
+        llm.eval(tokens[llm.n_tokens :])
 
     def yes_no(self, prompts: Sequence[str]) -> list[YesNo]:
         answers: list[YesNo | None] = [None] * len(prompts)
         with self._lock, COMPUTE_LOCK:
             for index in prompt_order(prompts):
                 tokens = self._fit(self.tokens(prompts[index]), reserve=1)
-                self._evaluate_reusing_prefix(tokens)
+                self._evaluate_reusing_prefix(self._llm, tokens)
                 self._tokens.add("yes_no", len(tokens), 0)
                 logits = np.ctypeslib.as_array(
                     self._llm._ctx.get_logits_ith(-1), shape=(self._llm.n_vocab(),)
@@ -157,18 +160,21 @@ class LlamaCppBackend:
         return answers  # type: ignore[return-value]
 
     def log_likelihood(self, texts: Sequence[str]) -> list[float]:
-        totals: list[float] = []
+        """Each text's log-likelihood. Texts are evaluated in sorted order, each keeping the KV
+        cache and logits of the prefix it shares with the one before: a rewrite and the sentence
+        it was made from share every word before the edit, and those are evaluated once."""
+        totals: list[float | None] = [None] * len(texts)
         with self._lock, COMPUTE_LOCK:
             llm = self._likelihood_model()
-            for text in texts:
-                tokens = llm.tokenize(text.encode("utf-8"), add_bos=True, special=False)
+            llm.reset()
+            for index in prompt_order(texts):
+                tokens = llm.tokenize(texts[index].encode("utf-8"), add_bos=True, special=False)
                 tokens = tokens[:LIKELIHOOD_CONTEXT]
-                llm.reset()
-                llm.eval(tokens)
+                self._evaluate_reusing_prefix(llm, tokens)
                 logits = np.asarray(llm.scores[: len(tokens) - 1], dtype=np.float64)
-                totals.append(float(token_log_probabilities(logits, tokens[1:]).sum()))
+                totals[index] = float(token_log_probabilities(logits, tokens[1:]).sum())
                 self._tokens.add("log_likelihood", len(tokens), 0)
-        return totals
+        return totals  # type: ignore[return-value]
 
     def _likelihood_model(self):
         if self._likelihood_llm is None:

@@ -2,8 +2,10 @@
 
 Supported: PubMed RCT text (plain or tokenised release text), PubMed XML, PubMedQA's
 labelled JSON (``ori_pqal.json``), any of them gzipped, and ``.zip`` / ``.7z`` archives
-holding RCT text (the 200k RCT train split ships as ``train.7z``). The format inside a file
-is recognised from its name and, failing that, from its first bytes.
+holding RCT text (the 200k RCT train split ships as ``train.7z``); and Evidence Inference
+articles (``PMC<id>.abst`` files, :mod:`scicon.corpus.evidence_inference`) as a folder or a
+``.zip`` of them (the upstream repository's archive, ``member`` naming the folder inside).
+The format inside a file is recognised from its name and, failing that, from its first bytes.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO
 
+from scicon.corpus import evidence_inference
 from scicon.corpus.model import RawAbstract
 from scicon.corpus.pubmed_xml import parse_pubmed_xml
 from scicon.corpus.pubmedqa import looks_like_pubmedqa, parse_pubmedqa
@@ -29,12 +32,22 @@ ARCHIVE_SUFFIXES = (".zip", ".7z")
 
 
 def read_corpus(
-    path: Path, *, member: str | None = None, detokenize: Detokenize = "auto"
+    path: Path,
+    *,
+    member: str | None = None,
+    detokenize: Detokenize = "auto",
+    excluded_ids: tuple[str, ...] = (),
 ) -> Iterator[RawAbstract | Skip]:
-    """Yield abstracts (and skips) from ``path``; ``member`` picks a file inside an archive."""
+    """Yield abstracts (and skips) from ``path``; ``member`` picks a file (or, for Evidence
+    Inference articles, a folder) inside an archive, whose id-list members ``excluded_ids`` name
+    articles to leave out."""
     name = path.name.lower()
-    if name.endswith(".zip"):
-        yield from _read_zip(path, member, detokenize)
+    if path.is_dir():
+        if member is not None:
+            raise InputFormatError(str(path), f"is a folder, so it has no member {member!r}")
+        yield from evidence_inference.read_folder(path)
+    elif name.endswith(".zip"):
+        yield from _read_zip(path, member, detokenize, excluded_ids)
     elif name.endswith(".7z"):
         yield from _read_7z(path, member, detokenize)
     else:
@@ -95,12 +108,17 @@ def _choose_member(names: list[str], wanted: str | None, archive: str) -> str:
     )
 
 
-def _read_zip(path: Path, member: str | None, detokenize: Detokenize) -> Iterator[RawAbstract | Skip]:
+def _read_zip(
+    path: Path, member: str | None, detokenize: Detokenize, excluded_ids: tuple[str, ...] = ()
+) -> Iterator[RawAbstract | Skip]:
     try:
         archive = zipfile.ZipFile(path)
     except (zipfile.BadZipFile, OSError) as error:
         raise InputFormatError(str(path), f"not a valid zip archive ({error})") from error
     with archive:
+        if evidence_inference.zip_members(archive, member):
+            yield from evidence_inference.read_zip(path, archive, member, excluded_ids)
+            return
         chosen = _choose_member(archive.namelist(), member, str(path))
         origin = f"{path}!{chosen}"
         try:

@@ -10,12 +10,19 @@ Named sources point at the official releases:
   ``data/ori_pqal.json`` of the PubMedQA repository, MIT licence), read as structured
   abstracts by :mod:`scicon.corpus.pubmedqa`: the real corpus of the ``real-abstracts``
   recipe.
+* ``evidence-inference``: the Evidence Inference corpus's abstracts of randomized controlled
+  trials (``annotations/abstracts/PMC<id>.abst`` of the ``jayded/evidence-inference`` repository
+  at a pinned commit, MIT licence), read by :mod:`scicon.corpus.evidence_inference`. Split
+  ``development`` (the default) leaves out the articles of the upstream test splits, which are
+  kept for blind evaluation; ``all`` reads every article.
 * ``pubmed-baseline``: one file of the annual MEDLINE/PubMed baseline, named by its
   stem as the split (e.g. ``pubmed25n0001``); verified against the MD5 that NLM
   publishes beside every file.
 
-The PubMed RCT and PubMedQA files carry no published checksum, and none could be computed
-where this project was built (no access to the host), so their SHA-256 is not
+A named source with one split, or a default one, needs no ``ingest.split``.
+
+The PubMed RCT, PubMedQA and Evidence Inference files carry no published checksum, and none
+could be computed where this project was built (no access to the host), so their SHA-256 is not
 pinned here: the first download's digest is recorded and enforced afterwards, and
 ``ingest.sha256`` pins it explicitly.
 """
@@ -30,11 +37,21 @@ import httpx
 
 from scicon.corpus.download import fetch
 from scicon.errors import ChecksumMismatchError, DownloadError, InputNotFoundError, ParamsError
-from scicon.io import hash_file
+from scicon.io import hash_file, hash_folder
 
 RCT_REPOSITORY = "https://raw.githubusercontent.com/Franck-Dernoncourt/pubmed-rct/master"
 PUBMEDQA_REPOSITORY = "https://raw.githubusercontent.com/pubmedqa/pubmedqa/master"
 PUBMED_BASELINE = "https://ftp.ncbi.nlm.nih.gov/pubmed/baseline"
+# the commit of the project's copy (../shared/data/evidence_inference/README.md)
+EVIDENCE_INFERENCE_COMMIT = "b9831b6c59b52ac2d277f757d413ececf0949a8d"
+EVIDENCE_INFERENCE_ARCHIVE = (
+    f"https://github.com/jayded/evidence-inference/archive/{EVIDENCE_INFERENCE_COMMIT}.zip"
+)
+# the upstream test splits' article ids, inside the archive (kept back for blind evaluation)
+EVIDENCE_INFERENCE_TEST_IDS = (
+    "annotations/splits/test_article_ids.txt",
+    "annotations/splits/ev2_test_article_ids.txt",
+)
 _BASELINE_STEM = re.compile(r"^pubmed\d{2}n\d{4}$")
 
 
@@ -43,6 +60,8 @@ class RemoteFile:
     url: str
     member: str | None = None
     sha256: str | None = None
+    # archive members listing article ids the source leaves out
+    excluded_ids: tuple[str, ...] = ()
 
 
 def _rct_release(folder: str, train_suffix: str) -> dict[str, RemoteFile]:
@@ -61,7 +80,17 @@ NAMED_SOURCES: dict[str, dict[str, RemoteFile]] = {
     "pubmed-200k-rct": _rct_release("PubMed_200k_RCT", ".7z"),
     "pubmed-200k-rct-numbers-at": _rct_release("PubMed_200k_RCT_numbers_replaced_with_at_sign", ".zip"),
     "pubmedqa-l": {"labelled": RemoteFile(f"{PUBMEDQA_REPOSITORY}/data/ori_pqal.json")},
+    "evidence-inference": {
+        "development": RemoteFile(
+            EVIDENCE_INFERENCE_ARCHIVE,
+            member="annotations/abstracts",
+            excluded_ids=EVIDENCE_INFERENCE_TEST_IDS,
+        ),
+        "all": RemoteFile(EVIDENCE_INFERENCE_ARCHIVE, member="annotations/abstracts"),
+    },
 }
+# the split a named source reads when ingest.split is null
+DEFAULT_SPLITS = {"pubmedqa-l": "labelled", "evidence-inference": "development"}
 BASELINE_SOURCE = "pubmed-baseline"
 
 
@@ -72,6 +101,7 @@ class ResolvedSource:
     member: str | None
     sha256: str
     pinned: bool
+    excluded_ids: tuple[str, ...] = ()
 
 
 def resolve_source(source: str, *, split: str | None, sha256: str | None, cache_dir: Path) -> ResolvedSource:
@@ -87,13 +117,16 @@ def resolve_source(source: str, *, split: str | None, sha256: str | None, cache_
 
 def _named(source: str, split: str | None, sha256: str | None, cache_dir: Path) -> ResolvedSource:
     files = NAMED_SOURCES[source]
+    split = split if split is not None else DEFAULT_SPLITS.get(source)
     if split not in files:
         raise ParamsError(
             f"ingest.split must be one of {', '.join(files)} for source {source!r} (got {split!r})"
         )
     remote = files[split]
     fetched = fetch(remote.url, cache_dir, sha256=sha256 or remote.sha256)
-    return ResolvedSource(fetched.path, f"{source}/{split}", remote.member, fetched.sha256, fetched.pinned)
+    return ResolvedSource(
+        fetched.path, f"{source}/{split}", remote.member, fetched.sha256, fetched.pinned, remote.excluded_ids
+    )
 
 
 def _baseline(split: str | None, sha256: str | None, cache_dir: Path) -> ResolvedSource:
@@ -123,12 +156,17 @@ def _published_md5(url: str) -> str:
 
 def _local(source: str, member: str | None, sha256: str | None) -> ResolvedSource:
     path = Path(source).expanduser()
-    if not path.is_file():
+    if not path.exists():
         known = ", ".join([*NAMED_SOURCES, BASELINE_SOURCE])
         raise InputNotFoundError(
             f"ingest.source: no such file {source!r} (it is not a URL nor a named source: {known})"
         )
-    (digest,) = hash_file(path, "sha256")
+    if member is not None and path.is_file() and not path.name.lower().endswith((".zip", ".7z")):
+        raise ParamsError(
+            f"ingest.split is {member!r}, but {source} is a plain file, which has no member or split: "
+            "add -S ingest.split=null (a profile made for a named source sets a split)"
+        )
+    digest = hash_folder(path) if path.is_dir() else hash_file(path, "sha256")[0]
     if sha256 is not None and digest != sha256.lower():
         raise ChecksumMismatchError(f"{source}: sha256 mismatch: expected {sha256}, got {digest}")
     return ResolvedSource(path, source, member, digest, sha256 is not None)

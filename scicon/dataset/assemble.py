@@ -13,7 +13,7 @@ from scicon.dataset.export import write_split
 from scicon.dataset.params import BuildParams, BuildSource
 from scicon.dataset.sources import SourcePaths, SourceReport, read_sources
 from scicon.errors import NoWorkError
-from scicon.io import atomic_open
+from scicon.io import atomic_open, read_id_list
 from scicon.labelled.candidates import LABELLED_PREFIX, labelled_candidates, weighted
 from scicon.params import Thresholds
 from scicon.readers.sets import labelled_base
@@ -46,7 +46,11 @@ def assemble_scicon(
     if labels != {0, 1}:
         raise NoWorkError(_one_label_message(reports, labels))
     dataset = build_dataset(
-        candidates, dev_fraction=params.dev_fraction, test_fraction=params.test_fraction, seed=params.seed
+        candidates,
+        dev_fraction=params.dev_fraction,
+        test_fraction=params.test_fraction,
+        seed=params.seed,
+        held_out=read_id_list(params.held_out) if params.held_out else frozenset(),
     )
     baseline = None
     if params.hypothesis_only_baseline:

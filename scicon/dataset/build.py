@@ -103,15 +103,22 @@ def build_dataset(
     seed: int,
     swap_order: bool = True,
     example_type: type[Example] = Example,
+    held_out: frozenset[str] = frozenset(),
 ) -> BuiltDataset:
     """Deduplicated candidates split by abstract. ``swap_order`` swaps the two sentences of half of
     each label's examples (contradiction is symmetric, and the swap hides which sentence is the
     generated one); a directional relation such as entailment keeps premise first. ``example_type``
-    validates the rows (:class:`ThreeWayExample` for a three-way judge's class indices)."""
+    validates the rows (:class:`ThreeWayExample` for a three-way judge's class indices). The
+    abstracts of ``held_out`` go to the test split, so nothing trains on them."""
     kept, removed = deduplicate(candidates)
     by_split: dict[str, list[Candidate]] = {split: [] for split in SPLITS}
     for candidate in kept:
-        by_split[split_of(candidate.pmid, seed, dev_fraction, test_fraction)].append(candidate)
+        split = (
+            "test"
+            if candidate.pmid in held_out
+            else split_of(candidate.pmid, seed, dev_fraction, test_fraction)
+        )
+        by_split[split].append(candidate)
 
     splits: dict[str, list[Example]] = {}
     swapped = 0

@@ -42,6 +42,10 @@ class BuildParams(Section):
     # Labelled NLI sets (paths under labelled_root) read by the source `labelled`, with their caps
     # and weights, as the teacher reads its own: the student can learn from what the judge learnt.
     labelled: dict[str, LabelledSpec]
+    held_out: str | None = Field(
+        description="file of abstract ids (PMIDs or PMCIDs) kept out of every training set: their rows "
+        "go to the test split whatever the hash says (null: none)"
+    )
 
     @field_validator("sources", mode="before")
     @classmethod

@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from scicon.labelled.candidates import EditInput
 from scicon.params import Section
 from scicon.readers.sets import LabelledSpec
 from scicon.teacher.params import TeacherRefine
@@ -33,3 +34,4 @@ class EntailmentParams(Section):
         description="a second phase on in-domain judgements, calibrated on their held-out abstracts "
         "(null: none)"
     )
+    edits: EditInput = Field(description="how the judge learns edited pairs: marked, or plain like any other")

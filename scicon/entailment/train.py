@@ -29,7 +29,12 @@ import numpy as np
 
 from scicon.calibration import calibration_report
 from scicon.classifier import CONTRADICTION, ENTAILMENT
-from scicon.classifier_folder import CALIBRATION_FILE, class_calibration_name, write_untrained
+from scicon.classifier_folder import (
+    CALIBRATION_FILE,
+    class_calibration_name,
+    record_edit_marking,
+    write_untrained,
+)
 from scicon.dataset.build import BuiltDataset, build_dataset
 from scicon.entailment.params import EntailmentParams
 from scicon.errors import InputFormatError
@@ -75,14 +80,18 @@ def _classes(params: EntailmentParams) -> tuple[str | None, type[Example], dict[
 def entailment_data(params: EntailmentParams, labelled_root: str | None) -> EntailmentData:
     positive, example_type, _, _ = _classes(params)
     options = {"swap_order": False, "example_type": example_type}
-    candidates, counts = labelled_candidates(params, labelled_root, positive=positive, section=SECTION)
+    candidates, counts = labelled_candidates(
+        params, labelled_root, positive=positive, section=SECTION, edits=params.edits
+    )
     dataset = build_dataset(
         candidates, dev_fraction=params.dev_fraction, test_fraction=0.0, seed=params.seed, **options
     )
     dataset.splits["train"] = weighted(dataset.splits["train"], params, params.seed)
     data = EntailmentData(dataset, counts)
     if params.refine is not None:
-        refine = refine_dataset(params.refine, params.seed, labelled_root, SECTION, positive, **options)
+        refine = refine_dataset(
+            params.refine, params.seed, labelled_root, SECTION, positive, edits=params.edits, **options
+        )
         data.refine, data.refine_labelled = refine
     return data
 
@@ -92,8 +101,11 @@ def one_against_rest(examples: Sequence[Example], index: int) -> list[Example]:
     return [Example.model_validate({**e.model_dump(), "label": int(e.label == index)}) for e in examples]
 
 
-def train_entailment(data: EntailmentData, params: EntailmentParams, output_dir: Path) -> TeacherResult:
-    """Fine-tune, calibrate and save the judge in ``output_dir``; its metrics and curves."""
+def train_entailment(
+    data: EntailmentData, params: EntailmentParams, output_dir: Path, general_model: Path | None = None
+) -> TeacherResult:
+    """Fine-tune, calibrate and save the judge in ``output_dir``; its metrics and curves. With
+    ``general_model`` (a first phase trained on the same labelled sets) only the second phase runs."""
     from scicon.train.calibrate import calibrate_classifier
 
     _, _, labels, read = _classes(params)
@@ -107,8 +119,18 @@ def train_entailment(data: EntailmentData, params: EntailmentParams, output_dir:
                 "add labelled sets or change entailment.dev_fraction",
             )
     trained, dev, general = train_in_phases(
-        data.dataset, data.refine, params.training, params.refine, output_dir, SECTION, labels, read
+        data.dataset,
+        data.refine,
+        params.training,
+        params.refine,
+        output_dir,
+        SECTION,
+        labels,
+        read,
+        general_model,
     )
+    if params.edits.marked:
+        record_edit_marking(output_dir)
     method = params.training.calibration
     folds = np.array([held_out_half(e) for e in dev])
     by_class = {}

@@ -19,8 +19,7 @@ from scicon.find.params import FindParams
 from scicon.find.pipeline import read_outputs, run_find, write_outputs, write_page
 from scicon.find.review import export_review, read_review, read_reviewed
 from scicon.fitted.topic_model import TopicModelSettings
-from scicon.io import read_jsonl, write_json
-from scicon.judgements.pool import read_reserved
+from scicon.io import read_id_list, read_jsonl, write_json
 from scicon.params import load_section
 from scicon.records.corpus import Abstract
 from scicon.stage import run_stage
@@ -91,7 +90,7 @@ def main(args: argparse.Namespace) -> None:
             threshold=params.threshold,
             gold=args.gold,
             controls_per_batch=args.controls_per_batch,
-            reserved=read_reserved(args.reserved) if args.reserved else frozenset(),
+            reserved=read_id_list(args.reserved) if args.reserved else frozenset(),
         )
         print(json.dumps(manifest, indent=2))
     elif args.step == "review-read":

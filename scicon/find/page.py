@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from scicon.records.find import Claim, FoundPair, StanceGroupRecord
 
 PUBMED = "https://pubmed.ncbi.nlm.nih.gov/{}/"
+PUBMED_CENTRAL = "https://www.ncbi.nlm.nih.gov/pmc/articles/{}/"  # articles named by PMCID (PMC101395)
 
 STYLE = """
 body{font-family:system-ui,sans-serif;margin:0 auto;max-width:1200px;padding:1em;color:#222}
@@ -66,6 +67,8 @@ def _text(value: object) -> str:
 def _study(claim: Claim) -> str:
     if claim.pmid and claim.pmid.isdigit():
         return f'<a href="{PUBMED.format(claim.pmid)}">PMID {_text(claim.pmid)}</a>'
+    if claim.pmid and claim.pmid.startswith("PMC") and claim.pmid[3:].isdigit():
+        return f'<a href="{PUBMED_CENTRAL.format(claim.pmid)}">{_text(claim.pmid)}</a>'
     return _text(claim.pmid or claim.group)
 
 

@@ -21,9 +21,14 @@ SentencePair = tuple[str, str]
 
 
 class ContradictionScorer(Protocol):
+    """``originals``, one per pair (None where a pair is not an edit), is the sentence each
+    sentence2 was edited from: a judge that reads edits is shown what changed; others ignore it."""
+
     name: str
 
-    def contradiction_probabilities(self, pairs: Sequence[SentencePair]) -> list[float | None]: ...
+    def contradiction_probabilities(
+        self, pairs: Sequence[SentencePair], originals: Sequence[str | None] | None = None
+    ) -> list[float | None]: ...
 
 
 class GoalFactory(Protocol):
@@ -40,8 +45,12 @@ class TargetConfidence:
         self.label = label
         self.threshold = threshold
 
-    def confidences(self, pairs: Sequence[SentencePair]) -> list[float | None]:
-        contradiction = self.scorer.contradiction_probabilities(pairs)
+    def confidences(self, pairs: Sequence[SentencePair], original: str | None = None) -> list[float | None]:
+        """The target label's confidence of each pair; ``original`` is the sentence every
+        sentence2 was edited from (the search's original sentence2), shown to a judge that reads
+        edits."""
+        originals = None if original is None else [original] * len(pairs)
+        contradiction = self.scorer.contradiction_probabilities(pairs, originals=originals)
         if self.label is TargetLabel.CONTRADICTION:
             return contradiction
         return [None if p is None else 1.0 - p for p in contradiction]

@@ -27,7 +27,10 @@ class LlmContradictionScorer:
         self.backbone = backbone
         self.min_mass = min_mass
 
-    def contradiction_probabilities(self, pairs: Sequence[SentencePair]) -> list[float | None]:
+    def contradiction_probabilities(
+        self, pairs: Sequence[SentencePair], originals: Sequence[str | None] | None = None
+    ) -> list[float | None]:
+        """Prompt E.3.4 reads the pair alone, as in the paper; ``originals`` are not shown."""
         prompts = [CLASSIFICATION.format(sentence1=first, sentence2=second) for first, second in pairs]
         return yes_probabilities(self.backbone, prompts, "classification", self.min_mass)
 

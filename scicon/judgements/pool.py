@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from scicon.dataset.taxonomy import mutation_type
-from scicon.errors import InputFormatError
 from scicon.io import read_jsonl
 from scicon.records.base import TargetLabel
 from scicon.records.corpus import Abstract, Role
@@ -43,6 +42,8 @@ class PoolCandidate:
     sentence1: str
     sentence2: str
     pmid2: str | None = None
+    # the sentence an edited sentence2 was made from (None: the pair is not an edit)
+    original: str | None = None
 
     @property
     def stratum(self) -> str:
@@ -65,19 +66,6 @@ class Pool:
 def candidate_id(sentence1: str, sentence2: str) -> str:
     """The pair's identity across rounds and builds: a digest of its two sentences."""
     return hashlib.sha256(f"{sentence1.strip()}\t{sentence2.strip()}".encode()).hexdigest()[:16]
-
-
-def read_reserved(path: Path) -> frozenset[str]:
-    """PMIDs whose abstracts are never annotated, one a line (blank lines and ``#`` comments allowed)."""
-    reserved = set()
-    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        value = raw.split("#", 1)[0].strip()
-        if not value:
-            continue
-        if not value.isdigit():
-            raise InputFormatError(str(path), f"expected a PMID (digits), got {value!r}", number)
-        reserved.add(value)
-    return frozenset(reserved)
 
 
 def _originals(pairs: Iterable[Pair]) -> Iterable[PoolCandidate]:
@@ -113,6 +101,7 @@ def _rule_negatives(negatives: Iterable[RuleNegative], pairs: dict[str, Pair]) -
             mutation_type(negative.edits) if contradiction else None,
             pair.sentence1,
             negative.hypothesis,
+            original=negative.premise,
         )
 
 
@@ -134,6 +123,7 @@ def _evonli(traces: Iterable[PairTrace], kinds: dict[str, str], target: float, m
                 mutation_type(accepted.edits),
                 accepted.sentence1,
                 accepted.sentence2,
+                original=trace.original_sentence2,
             )
             continue
         closest = None
@@ -162,6 +152,7 @@ def _evonli(traces: Iterable[PairTrace], kinds: dict[str, str], target: float, m
                 mutation_type(word_diff(trace.original_sentence2, closest.text)),
                 trace.sentence1,
                 closest.text,
+                original=trace.original_sentence2,
             )
 
 

@@ -269,6 +269,7 @@ def judgements_of(answers: RoundAnswers, accepted: set[str]) -> tuple[list[Judge
                 annotators=len(reads),
                 sampling_weight=item.sampling_weight,
                 teacher_probability=item.teacher_probability,
+                original=item.original,
             )
         )
     return judgements, reads_by_item

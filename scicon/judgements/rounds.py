@@ -7,10 +7,10 @@ import logging
 from pathlib import Path
 
 from scicon.errors import InputFormatError, InputNotFoundError, ParamsError
-from scicon.io import read_json_objects, read_jsonl, write_json, write_jsonl
+from scicon.io import read_id_list, read_json_objects, read_jsonl, write_json, write_jsonl
 from scicon.judgements.blinded import ANNOTATIONS, ASSIGNMENTS_FILE, KEY_FILE, write_round
 from scicon.judgements.params import JudgementsParams
-from scicon.judgements.pool import build_pool, read_reserved
+from scicon.judgements.pool import build_pool
 from scicon.judgements.readback import (
     agreement,
     annotator_figures,
@@ -39,7 +39,13 @@ def add_sample_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--abstracts", help="ingested abstracts.jsonl (for conclusions of other abstracts)")
     parser.add_argument("--teacher", help="classifier folder whose doubt is over-represented (none: uniform)")
     parser.add_argument("--gold", required=True, help="gold JSON Lines whose items are the hidden controls")
-    parser.add_argument("--reserved", required=True, help="PMIDs never to annotate, one a line")
+    parser.add_argument(
+        "--reserved",
+        required=True,
+        action="append",
+        help="file of PMIDs (or PMCIDs) never to annotate, one a line; repeat for several "
+        "(the gold items' abstracts, the held-out articles)",
+    )
     parser.add_argument(
         "--instructions", required=True, help="the annotation instructions sent with each batch"
     )
@@ -49,7 +55,12 @@ def add_read_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--rounds", default="judgements/rounds", help="folder of rounds (default: %(default)s)"
     )
-    parser.add_argument("--reserved", required=True, help="PMIDs never to annotate: a judged one is an error")
+    parser.add_argument(
+        "--reserved",
+        required=True,
+        action="append",
+        help="file of PMIDs (or PMCIDs) never to annotate: a judged one is an error; repeat for several",
+    )
     parser.add_argument("--out", required=True, help="output JSON Lines: the labelled set (gold format)")
     parser.add_argument("--report", required=True, help="output JSON: annotators, agreement, shares")
 
@@ -70,7 +81,9 @@ def _teacher_probabilities(folder: str | None, candidates) -> dict[str, float]:
     from scicon.classifier import ContradictionClassifier
 
     classifier = ContradictionClassifier(folder)
-    scores = classifier.contradiction_probabilities([(c.sentence1, c.sentence2) for c in candidates])
+    scores = classifier.contradiction_probabilities(
+        [(c.sentence1, c.sentence2) for c in candidates], originals=[c.original for c in candidates]
+    )
     return {c.candidate_id: float(p) for c, p in zip(candidates, scores, strict=True)}
 
 
@@ -79,7 +92,7 @@ def run_sample(args: argparse.Namespace, params: JudgementsParams, target: float
     folder = rounds / args.round
     if folder.exists() and any((folder / ANNOTATIONS).glob("*.*")):
         raise ParamsError(f"{folder}: this round already has answers in {ANNOTATIONS}/; name a new round")
-    reserved = read_reserved(Path(args.reserved))
+    reserved = frozenset().union(*(read_id_list(Path(path)) for path in args.reserved))
     judged = frozenset(
         item.candidate_id
         for earlier in _round_folders(rounds)
@@ -145,7 +158,7 @@ def run_read(args: argparse.Namespace, params: JudgementsParams) -> None:
     folders = _round_folders(rounds)
     if not folders:
         raise InputNotFoundError(f"{rounds}: no round folder (with {KEY_FILE}) to read")
-    reserved = read_reserved(Path(args.reserved))
+    reserved = frozenset().union(*(read_id_list(Path(path)) for path in args.reserved))
     judgements: list[Judgement] = []
     report: dict = {"rounds": {}}
     for folder in folders:

@@ -13,18 +13,36 @@ import zlib
 from typing import Protocol
 
 import numpy as np
+from pydantic import Field
 
 from scicon.classifier import CONTRADICTION
 from scicon.errors import InputFormatError, InputNotFoundError
+from scicon.params import Section
 from scicon.readers.rows import NLI_LABELS
 from scicon.readers.sets import LabelledSpec, Skipped, labelled_base, load_sets, resolved
 from scicon.records.benchmark import BenchmarkPair
 from scicon.records.dataset import Candidate, Example
 from scicon.sampling import seeded_sample
+from scicon.textdiff import marked_edit
 
 log = logging.getLogger(__name__)
 
 LABELLED_PREFIX = "labelled:"
+# the example id suffix of an edited pair's unmarked copy
+PLAIN_COPY = "#plain"
+
+
+class EditInput(Section):
+    """How a judge learns edited pairs (those whose set records the sentence sentence2 was made from)."""
+
+    marked: bool = Field(
+        description="show each edit marked in sentence2 (scicon.textdiff.marked_edit), and record in the "
+        "judge's folder that it reads edits, so every scorer marks them the same way"
+    )
+    plain_copies: bool = Field(
+        description="each marked pair also unmarked, so the judge still reads pairs that come without "
+        "their original (benchmarks, the pairs filter)"
+    )
 
 
 class LabelledSettings(Protocol):
@@ -60,15 +78,25 @@ def positive_label(pair: BenchmarkPair, positive: str | None, origin: str) -> in
     return int(pair.nli_label == positive)
 
 
+def shown_hypotheses(pair: BenchmarkPair, edits: EditInput | None) -> list[tuple[str, str]]:
+    """(example id suffix, sentence2) of each training row ``pair`` makes: itself, or for an edit
+    when ``edits`` marks them, the marked form and, with plain copies, the plain one too."""
+    if edits is None or not edits.marked or pair.original is None or pair.original == pair.sentence2:
+        return [("", pair.sentence2)]
+    marked = [("", marked_edit(pair.original, pair.sentence2))]
+    return [*marked, (PLAIN_COPY, pair.sentence2)] if edits.plain_copies else marked
+
+
 def labelled_candidates(
     params: LabelledSettings,
     labelled_root: str | None,
     positive: str | None = CONTRADICTION,
     section: str = "teacher",
+    edits: EditInput | None = None,
 ) -> tuple[list[Candidate], dict[str, int]]:
     """Every labelled set's pairs as candidates, each its own group (by the loader's group key),
     label 1 for the class ``positive`` or, with ``positive`` None, the three-way class index
-    (``section`` names the params section in errors)."""
+    (``section`` names the params section in errors); edited pairs as ``edits`` says."""
     candidates: list[Candidate] = []
     counts: dict[str, int] = {}
     for name, loaded in load_sets(
@@ -81,16 +109,18 @@ def labelled_candidates(
         origin = f"{section}.labelled.{name} ({loaded.kind}: {loaded.path})"
         pairs = capped(loaded.pairs, params.labelled[name].cap, params.seed, name)
         for pair in pairs:
-            candidates.append(
-                Candidate(
-                    example_id=f"{LABELLED_PREFIX}{name}:{pair.key}",
-                    pmid=f"{LABELLED_PREFIX}{name}:{pair.group or pair.key}",
-                    premise=pair.sentence1,
-                    hypothesis=pair.sentence2,
-                    label=positive_label(pair, positive, origin),
-                    generator=f"{LABELLED_PREFIX}{name}",
+            label = positive_label(pair, positive, origin)
+            for suffix, hypothesis in shown_hypotheses(pair, edits):
+                candidates.append(
+                    Candidate(
+                        example_id=f"{LABELLED_PREFIX}{name}:{pair.key}{suffix}",
+                        pmid=f"{LABELLED_PREFIX}{name}:{pair.group or pair.key}",
+                        premise=pair.sentence1,
+                        hypothesis=hypothesis,
+                        label=label,
+                        generator=f"{LABELLED_PREFIX}{name}",
+                    )
                 )
-            )
         counts[name] = len(pairs)
     return candidates, counts
 

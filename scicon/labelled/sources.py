@@ -154,6 +154,30 @@ SOURCES: dict[str, LabelledSource] = {
             ),
         ),
         LabelledSource(
+            "evidence_inference",
+            "Evidence Inference 2.0: doctors' direction-of-effect answers (significantly increased / "
+            "decreased / no significant difference) with the evidence they cited, and the prompts "
+            "(intervention, comparator, outcome); the abstracts are the ingest source evidence-inference",
+            "MIT",
+            _github(
+                "jayded/evidence-inference",
+                "b9831b6c59b52ac2d277f757d413ececf0949a8d",
+                "annotations",
+                "evidence-inference/annotations",
+                {
+                    "prompts_merged.csv": "49899e124279be2b421ba0564bcddfe3d0b102c1ff5122caf4f66fa4499c5ca8",
+                    "v2_annotations.csv": "39dbf2267794655fe76a933b54ad001e96efcccbca84e649e351bc36418c1e9b",
+                },
+            )
+            + _github(
+                "jayded/evidence-inference",
+                "b9831b6c59b52ac2d277f757d413ececf0949a8d",
+                "",
+                "evidence-inference",
+                {"LICENSE": "f76b1ceb8940c3717c3658d56d799af405355786b638683f68b9754a7fc77089"},
+            ),
+        ),
+        LabelledSource(
             "healthver",
             "HealthVer dev: 1,917 (evidence, claim) pairs, Supports / Refutes / Neutral",
             "no licence file upstream; research use",

@@ -8,7 +8,8 @@ was made: ``source`` (original, rule_cross, control_cross, other_abstract, ...),
 ``garbled`` (most annotators found sentence2 visibly machine-edited), and for an edited
 sentence2 its ``mutation_type`` where the file records it (the project's judgements do). Those
 become the pair's facets, the strata that judge figures are broken down by (docs/judge.md).
-Pairs are grouped by abstract.
+An edited sentence2's ``original``, the sentence it was made from, is kept where the file records
+it (a judge that reads edits is shown them). Pairs are grouped by abstract.
 """
 
 from __future__ import annotations
@@ -30,6 +31,13 @@ def _facets(row: dict, path: Path, line: int) -> tuple[tuple[str, str], ...]:
         if value is not None and str(value).strip():
             facets.append((name, str(value).strip()))
     return tuple(facets)
+
+
+def _original(row: dict, path: Path, line: int) -> str | None:
+    value = row.get("original")
+    if value is None:
+        return None
+    return text(value, path, line, "original")
 
 
 @LOADERS.register(
@@ -57,6 +65,7 @@ def load_gold(path: Path, options: None) -> list[BenchmarkPair]:
                 group=text(str(row.get("pmid", "")), path, line, "pmid"),
                 nli_label=gold,
                 facets=_facets(row, path, line),
+                original=_original(row, path, line),
             )
         )
     return pairs

@@ -17,6 +17,9 @@ class BenchmarkPair:
     # How the pair was made, where the data says (gold: source, operator, kind, garbled):
     # the strata that judge figures are broken down by
     facets: tuple[tuple[str, str], ...] = ()
+    # For an edited sentence2, the sentence it was made from (a judge that reads edits is shown
+    # which words changed); None for a pair that is not an edit
+    original: str | None = None
 
     def facet(self, name: str) -> str | None:
         return dict(self.facets).get(name)

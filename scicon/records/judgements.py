@@ -32,6 +32,7 @@ class RoundItem(Record):
     mutation_type: str | None = None
     sentence1: str
     sentence2: str
+    original: str | None = Field(default=None, description="the sentence an edited sentence2 was made from")
     teacher_probability: float | None = Field(
         default=None, description="the sampling teacher's P(contradiction)"
     )
@@ -73,3 +74,4 @@ class Judgement(Record):
     annotators: int = Field(ge=1)
     sampling_weight: float = Field(gt=0)
     teacher_probability: float | None = None
+    original: str | None = Field(default=None, description="the sentence an edited sentence2 was made from")

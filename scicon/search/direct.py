@@ -49,7 +49,7 @@ class DirectPromptSearch:
         elif not_an_edit is not None:
             candidate, winner, accepted = CandidateTrace(text=text, rejected_by=not_an_edit), None, None
         else:
-            (confidence,) = self.goal.confidences([(pair.sentence1, text)])
+            (confidence,) = self.goal.confidences([(pair.sentence1, text)], pair.sentence2)
             # taken as the target label whatever the teacher says; its confidence is only recorded
             candidate, winner = CandidateTrace(text=text, confidence=confidence), 0
             accepted = Accepted(text, confidence, None, None, 0)

@@ -74,7 +74,7 @@ class EvolutionarySearch:
         self.settings = settings
 
     def run(self, pair: Pair, seed: int, context: Abstract | None = None) -> SearchOutcome:
-        (original_confidence,) = self.goal.confidences([(pair.sentence1, pair.sentence2)])
+        (original_confidence,) = self.goal.confidences([(pair.sentence1, pair.sentence2)], pair.sentence2)
         if self.goal.should_skip(original_confidence):
             return SearchOutcome(SearchStatus.SKIPPED, original_confidence)
         population = [Member(pair.sentence2)] * self.settings.population_size
@@ -176,7 +176,9 @@ class EvolutionarySearch:
                     scores[text].rejected_by = constraint.kind
             alive = survivors
         for text, confidence in zip(
-            alive, self.goal.confidences([(pair.sentence1, text) for text in alive]), strict=True
+            alive,
+            self.goal.confidences([(pair.sentence1, text) for text in alive], pair.sentence2),
+            strict=True,
         ):
             scores[text].confidence = confidence
             if confidence is None:

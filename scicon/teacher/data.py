@@ -24,7 +24,7 @@ from scicon.classifier import CONTRADICTION
 from scicon.dataset.build import BuiltDataset, build_dataset
 from scicon.dataset.params import BuildSource
 from scicon.dataset.sources import SourcePaths, SourceReport, read_sources
-from scicon.labelled.candidates import labelled_candidates, weighted
+from scicon.labelled.candidates import EditInput, labelled_candidates, weighted
 from scicon.readers.sets import LabelledSpec
 from scicon.records.dataset import Candidate
 from scicon.teacher.params import TeacherParams, TeacherRefine
@@ -88,13 +88,16 @@ def refine_dataset(
     labelled_root: str | None,
     section: str,
     positive: str | None = CONTRADICTION,
+    edits: EditInput | None = None,
     **build_options,
 ) -> tuple[BuiltDataset, dict[str, int]]:
     """The second phase's train and dev splits (split by abstract) and rows per set: label 1 for
-    class ``positive``, or the three-way class index when it is None; ``build_options`` go to
-    :func:`build_dataset` (sentence order, row type)."""
+    class ``positive``, or the three-way class index when it is None; edited pairs as ``edits``
+    says; ``build_options`` go to :func:`build_dataset` (sentence order, row type)."""
     sets = RefineSets(refine.labelled, seed)
-    judged, counts = labelled_candidates(sets, labelled_root, positive, section=f"{section}.refine")
+    judged, counts = labelled_candidates(
+        sets, labelled_root, positive, section=f"{section}.refine", edits=edits
+    )
     dataset = build_dataset(
         judged, dev_fraction=refine.dev_fraction, test_fraction=0.0, seed=seed, **build_options
     )

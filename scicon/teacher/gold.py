@@ -33,7 +33,10 @@ def gold_figures(model_dir: Path, gold: GoldSpec, target: float | None = None) -
         return {"status": "skipped", "reason": loaded.reason}
     classifier = ContradictionClassifier(model_dir)
     texts = [(pair.sentence1, pair.sentence2) for pair in loaded.pairs]
-    probabilities = classifier.contradiction_probabilities(texts)
+    # an edit is shown as the search shows it, where the file records the sentence it was made from
+    probabilities = classifier.contradiction_probabilities(
+        texts, originals=[pair.original for pair in loaded.pairs]
+    )
     figures = judge_figures(
         loaded.pairs,
         probabilities,

@@ -120,11 +120,14 @@ def train_in_phases(
     section: str,
     labels: dict[int, str] | None = None,
     scored: Sequence[int] | None = None,
+    general_model: Path | None = None,
 ):
     """The first phase's training on the general data; with ``refine``, a second phase from its
     weights on the in-domain ``judgements``. Returns the last phase's result, its held-out split and
-    the first phase's result (None without refine). ``section`` names the settings in errors;
-    ``labels`` and ``scored`` are the finetune's (default: contradiction against the rest)."""
+    the first phase's result (None without refine, or when ``general_model`` names a first phase
+    already trained on the same general data, which the second phase then starts from: the
+    cross-fitted judges share one). ``section`` names the settings in errors; ``labels`` and
+    ``scored`` are the finetune's (default: contradiction against the rest)."""
     import tempfile
 
     from scicon.train.lora import LABELS, POSITIVE, finetune
@@ -138,17 +141,23 @@ def train_in_phases(
     refine_dev = judgements.splits["dev"]
     _both_classes(refine_dev, f"{section} data", f"{section}.refine.dev_fraction")
     output_dir.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix=f".{output_dir.name}-general-", dir=output_dir.parent) as staging:
-        first = finetune(train, dev, training, Path(staging) / "general", labels, scored)
+
+    def second_phase(start: Path):
         second = training.model_copy(
             update={
-                "base_model": str(Path(staging) / "general"),
+                "base_model": str(start),
                 "max_steps": refine.max_steps,
                 "eval_steps": refine.eval_steps,
                 "learning_rate": refine.learning_rate,
             }
         )
-        refined = finetune(judgements.splits["train"], refine_dev, second, output_dir, labels, scored)
+        return finetune(judgements.splits["train"], refine_dev, second, output_dir, labels, scored)
+
+    if general_model is not None:
+        return second_phase(general_model), refine_dev, None
+    with tempfile.TemporaryDirectory(prefix=f".{output_dir.name}-general-", dir=output_dir.parent) as staging:
+        first = finetune(train, dev, training, Path(staging) / "general", labels, scored)
+        refined = second_phase(Path(staging) / "general")
 
     def one_axis(before: list[dict], after: list[dict]) -> list[dict]:
         return [*before, *({**row, "step": row["step"] + first.metrics["steps"]} for row in after)]
