@@ -359,7 +359,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
     use = commands.add_parser("utilisation", help="evolve against one and two simulated servers")
-    use.add_argument("--corpus", required=True, help="a PubMed RCT text file")
+    use.add_argument("--corpus", required=True, help="a corpus file ingest reads (RCT text, XML, JSON)")
     use.add_argument("--pairs", type=int, default=200)
     use.add_argument("--latency", type=float, default=0.5, help="seconds per request")
     use.add_argument("--capacity", type=int, default=64, help="requests each server serves at once")

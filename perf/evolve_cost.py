@@ -118,7 +118,9 @@ def commit_all(project: Path, env: dict, message: str) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--corpus", required=True, help="absolute path of a PubMed RCT text file")
+    parser.add_argument(
+        "--corpus", required=True, help="absolute path of a corpus file ingest reads (RCT text, XML, JSON)"
+    )
     parser.add_argument("--pairs", type=int, default=200)
     parser.add_argument(
         "--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",

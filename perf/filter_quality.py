@@ -218,7 +218,9 @@ def claim_report(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--corpus", required=True, type=Path, help="PubMed RCT text of real abstracts")
+    parser.add_argument(
+        "--corpus", required=True, type=Path, help="a corpus file ingest reads (RCT text, XML, JSON)"
+    )
     parser.add_argument("--claims-test", type=Path, help="expert claim labels to evaluate against")
     parser.add_argument("--claims-train", type=Path, help="labelled claims to train the file option on")
     parser.add_argument("--params", type=Path, default=REPO / "params.yaml")

@@ -18,9 +18,20 @@ so it cannot drift from the run it reports::
 
     EvoNLI accepts <!-- figure: metrics/evolve.json accepted -->18<!-- end figure --> pairs
 
-``figure: FILE KEY [FORMAT]``: ``FILE`` a JSON file under the repository (``metrics/`` or
-``reports/``), ``KEY`` a dotted path in it, ``FORMAT`` a Python format spec (``.3f``, ``,``,
-``.1%``); a missing file or key stops ``write`` and ``check`` with both named.
+``figure: FILE KEY [FORMAT]``: ``FILE`` a JSON or YAML file under the repository (``metrics/``,
+``reports/``, docs/measurements.yaml), ``KEY`` a dotted path in it, ``FORMAT`` a Python format
+spec (``.3f``, ``,``, ``.1%``); a missing file or key stops ``write`` and ``check`` with both
+named. A value that is a list of three numbers is a figure with its interval and renders as
+``0.790 [0.696, 0.878]``, each number in ``FORMAT``; ``KEY.point`` renders its first number alone.
+
+Figures of runs whose outputs are not committed (the real-abstracts runs, the judges on gold)
+live in docs/measurements.yaml, one entry per measurement with its command, date and commit.
+Every quote of them is a marker, and ``check`` holds the docs to that: a figure of the
+registry with three or more decimals, or one of its intervals, written anywhere in the docs
+without a marker fails it, naming the page, line and measurement. So a quote cannot disagree
+with another quote of the same measurement: both render from one entry, and a copy typed by
+hand is caught. A number that merely equals a registered figure (another measurement's)
+is written after ``<!-- unregistered -->``.
 """
 
 from __future__ import annotations
@@ -208,17 +219,123 @@ def _paper_departures() -> str:
     return departures_table(read_params_file(ROOT / "params.yaml"))
 
 
-def figure(file: str, key: str, spec: str | None = None, root: Path = ROOT) -> str:
-    """The value at dotted ``key`` of the JSON file ``file`` (relative to ``root``), formatted."""
+MEASUREMENTS = "docs/measurements.yaml"
+_UNREGISTERED = "<!-- unregistered -->"
+# a number with a decimal point, not part of a longer one
+_NUMBER = re.compile(r"(?<![\d.])\d+\.\d+(?![\d]|\.\d)")
+_INTERVAL = re.compile(r"\[\s*(\d+\.\d+),\s*(\d+\.\d+)\s*\]")
+
+
+def _load(path: Path):
     import json
 
+    import yaml
+
+    text = path.read_text(encoding="utf-8")
+    return yaml.safe_load(text) if path.suffix in (".yaml", ".yml") else json.loads(text)
+
+
+def _formatted(value, spec: str | None) -> str:
+    if isinstance(value, list) and len(value) == 3 and all(isinstance(v, int | float) for v in value):
+        point, low, high = (format(v, spec) if spec else str(v) for v in value)
+        return f"{point} [{low}, {high}]"
+    return format(value, spec) if spec else str(value)
+
+
+_PARTS = ("point", "low", "high")
+
+
+def figure(file: str, key: str, spec: str | None = None, root: Path = ROOT) -> str:
+    """The value at dotted ``key`` of the JSON or YAML file ``file`` (relative to ``root``),
+    formatted; ``KEY.point`` (``.low``, ``.high``) is one number of a figure with its interval."""
     path = root / file
     if not path.is_file():
         raise KeyError(f"figure: {file}: no such file")
-    value = lookup(json.loads(path.read_text(encoding="utf-8")), key)
+    data = _load(path)
+    value = lookup(data, key)
+    whole, _, part = key.rpartition(".")
+    if value is None and part in _PARTS and isinstance(lookup(data, whole), list):
+        value = lookup(data, whole)[_PARTS.index(part)]
     if value is None:
         raise KeyError(f"figure: {file}: no key {key!r}")
-    return format(value, spec) if spec else str(value)
+    return _formatted(value, spec)
+
+
+def _registered(root: Path, page_texts: dict[str, str]) -> tuple[dict[str, str], dict[tuple[str, str], str]]:
+    """The registry's figures as the docs write them: points (three or more decimals) and
+    intervals, each mapped to its key; a key is written in the formats its markers use
+    (``.3f`` where none quotes it yet)."""
+    path = root / MEASUREMENTS
+    if not path.is_file():
+        return {}, {}
+    specs: dict[str, set[str | None]] = {}
+    for text in page_texts.values():
+        for marker in _FIGURE.finditer(text):
+            if marker.group("file") == MEASUREMENTS:
+                whole, _, part = marker.group("key").rpartition(".")
+                key = whole if part in _PARTS else marker.group("key")
+                specs.setdefault(key, set()).add(marker.group("format"))
+    points: dict[str, str] = {}
+    intervals: dict[tuple[str, str], str] = {}
+    for key, numbers in _numeric_leaves(_load(path)):
+        for spec in specs.get(key, {".3f"}):
+            written = [format(v, spec) if spec else str(v) for v in numbers]
+            if len(written) == 3:
+                intervals[(written[1], written[2])] = key
+            if _distinctive(written[0]):
+                points[written[0]] = key
+    return points, intervals
+
+
+def _numeric_leaves(node, prefix: str = ""):
+    """(dotted key, [number] or [point, low, high]) for every figure of the registry."""
+    if isinstance(node, dict):
+        for name, value in node.items():
+            yield from _numeric_leaves(value, f"{prefix}.{name}" if prefix else str(name))
+    elif isinstance(node, float):
+        yield prefix, [node]
+    elif isinstance(node, list) and len(node) == 3 and all(isinstance(v, float) for v in node):
+        yield prefix, node
+
+
+def _distinctive(written: str) -> bool:
+    """Three or more decimals: "0.790" is a measurement, "0.50" or "18" could be anything."""
+    return len(written.partition(".")[2]) >= 3
+
+
+def unmarked_copies(root: Path = ROOT, folder: Path | None = None) -> list[str]:
+    """Every figure of docs/measurements.yaml written without a marker, as ``page:line: ...``."""
+    texts = {
+        str(page.relative_to(root)): page.read_text(encoding="utf-8")
+        for page in pages(folder or root / "docs", root)
+    }
+    points, intervals = _registered(root, texts)
+    found = []
+    for name, text in texts.items():
+        plain = _FIGURE.sub(_blank, _BLOCK.sub(_blank, text))
+        outside = _INTERVAL.sub(_blank, plain)
+        copies = [
+            (match, intervals.get((match.group(1), match.group(2))), "'s interval")
+            for match in _INTERVAL.finditer(plain)
+        ] + [(match, points.get(match.group(0)), "") for match in _NUMBER.finditer(outside)]
+        for match, key, what in sorted(copies, key=lambda copy: copy[0].start()):
+            if key and not _exempt(plain, match.start()):
+                where = f"{name}:{_line(text, match.start())}"
+                found.append(f"{where}: {match.group(0)} equals {MEASUREMENTS} {key}{what}")
+    return found
+
+
+def _blank(match: re.Match) -> str:
+    """Spaces of the match's length, so offsets still give line numbers."""
+    return " " * len(match.group(0))
+
+
+def _exempt(text: str, start: int) -> bool:
+    return text[:start].rstrip(" *").endswith(_UNREGISTERED)
+
+
+def _line(text: str, offset: int) -> int:
+    return text.count("\n", 0, offset) + 1
 
 
 def render_page(text: str, root: Path = ROOT) -> str:
@@ -229,8 +346,8 @@ def render_page(text: str, root: Path = ROOT) -> str:
     )
 
 
-def pages(folder: Path = DOCS) -> list[Path]:
-    return sorted(folder.glob("*.md")) + [ROOT / "README.md"]
+def pages(folder: Path = DOCS, root: Path = ROOT) -> list[Path]:
+    return sorted(folder.glob("*.md")) + [root / "README.md"]
 
 
 def stale_pages(folder: Path = DOCS) -> list[Path]:
@@ -258,8 +375,15 @@ def main(argv: list[str] | None = None) -> None:
         print(f"{page.relative_to(ROOT)}: generated tables are out of date")
     if stale:
         print("`python -m scicon.docs write` regenerates them")
+    copies = unmarked_copies()
+    for copy in copies:
+        print(f"{copy}, written without a marker")
+    if copies:
+        print(f"quote it as <!-- figure: {MEASUREMENTS} KEY FORMAT -->...<!-- end figure -->, or put")
+        print(f"{_UNREGISTERED} before a number that is another measurement's")
+    if stale or copies:
         sys.exit(1)
-    print("docs: every generated table is current")
+    print("docs: every generated table is current, every registered figure a marker")
 
 
 if __name__ == "__main__":

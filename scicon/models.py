@@ -127,7 +127,7 @@ EMBEDDED_MODELS: dict[str, EmbeddedModel] = {
     ),
     # Optional, not installed by default. As zero-shot contradiction teachers both are at chance
     # (ROC-AUC on HealthVer dev 0.23 and 0.43, on result vs rule-negated conclusion 0.42 and 0.40;
-    # DESIGN.md section 6); the 1.5B model writes a real contradiction in 1-2 of 6 rewrites at
+    # docs/backbones.md); the 1.5B model writes a real contradiction in 1-2 of 6 rewrites at
     # about 30 s each on 2 cores, so it can serve as the rewriter where time allows.
     "qwen2.5-coder-0.5b-instruct": EmbeddedModel(
         locate=QWEN_05B.assemble,

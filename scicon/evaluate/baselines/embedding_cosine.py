@@ -1,8 +1,7 @@
 """Embedding cosine: cosine similarity of the two sentences' sentence embeddings.
 
-With the embedded all-MiniLM-L6-v2 by default, through sentence-transformers. The
-DESIGN notes measured that its cosine tracks topic, not agreement (a direct
-contradiction scores 0.99 against its original), so like word overlap it has no
+With the embedded all-MiniLM-L6-v2 by default, through sentence-transformers. Its
+cosine tracks topic, not agreement (docs/evaluate.md, "Baselines"), so like word overlap it has no
 a-priori direction and is reported both ways. Texts are embedded once each (premises
 repeat across pairs), normalised, and the cosine is their dot product.
 """

@@ -1,7 +1,7 @@
 """Negation cue: exactly one of the two sentences contains a negation word.
 
-The one-line heuristic that scored 0.739 ROC-AUC on Cardio and that the DESIGN notes
-found a rule-trained student had learnt instead of contradiction. The score is 1 or
+The one-line heuristic that a student trained on cross-form rule negatives was found to
+have learnt instead of contradiction (docs/negatives.md, "Which form to train on"). The score is 1 or
 0 (many ties: its ROC curve has a single corner). Negation words are
 :mod:`scicon.negation`'s, so the cue and the ``hard`` benchmarks agree on what a
 negation is.
