@@ -99,3 +99,10 @@ def set_params(project: Path, **values) -> None:
     params = yaml.safe_load(path.read_text())
     params.update(values)
     path.write_text(yaml.safe_dump(params, sort_keys=False))
+
+
+def documented(page: Path, name: str) -> str:
+    """The code block under ``<!-- release: NAME -->`` in ``page``, without its fence: the
+    release's documented commands, which the tests run as written."""
+    block = page.read_text(encoding="utf-8").split(f"<!-- release: {name} -->", 1)[1]
+    return block.split("```", 2)[1].split("\n", 1)[1]

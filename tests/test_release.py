@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from tests.dvc_project import REPO, commit_all, dvc, file_digests, project_environment, run
-from tests.release_project import RELEASED, make_project, release, release_environment, set_params
+from tests.release_project import RELEASED, documented, make_project, release, release_environment, set_params
 
 pytestmark = pytest.mark.slow
 
@@ -197,12 +197,6 @@ def test_verify_finds_a_corrupted_object_on_a_remote_dvc_does_not_check(cut, tmp
 
 
 SETUP = "scripts/setup.sh && . .venv/bin/activate && "  # the README's set-up, done by the test run itself
-
-
-def documented(page: Path, name: str) -> str:
-    """The code block under ``<!-- release: NAME -->`` in ``page``, without its fence."""
-    block = page.read_text(encoding="utf-8").split(f"<!-- release: {name} -->", 1)[1]
-    return block.split("```", 2)[1].split("\n", 1)[1]
 
 
 def run_documented(text: str, cwd: Path, env: dict, values: dict[str, str]) -> str:

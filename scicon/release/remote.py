@@ -47,7 +47,8 @@ def find_remote(root: Path, name: str) -> Remote:
         url = remotes[name]["url"]
         remote = repo.cloud.get_remote(name)
         inside = None
-        if remote.fs.protocol in ("local", "file") or "local" in getattr(remote.fs, "protocol", ()):
+        protocol = remote.fs.protocol
+        if "local" in ((protocol,) if isinstance(protocol, str) else tuple(protocol)):
             folder = Path(remote.path).resolve()
             if folder.is_relative_to(Path(root).resolve()):
                 inside = folder

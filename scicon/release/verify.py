@@ -70,6 +70,7 @@ def verify_release(
     and compare every file with the clone's ``dvc.lock``; with ``pointers`` (``release/<name>.dvc``
     files), ``dvc pull`` in the clone's ``release/`` project too. The clone gets the remote's
     credentials (the ``remote`` sections of ``.dvc/config.local``) and a cache of its own."""
+    revision = git(root, "rev-parse", "--verify", f"{revision}^{{commit}}").stdout.strip()
     scratch = Path(tempfile.mkdtemp(prefix="scicon-release-verify-"))
     try:
         clone = scratch / "clone"
