@@ -75,6 +75,22 @@ def check_writable(root: Path, remote: Remote) -> None:
             ) from error
 
 
+def check_readable(root: Path, remote: Remote) -> None:
+    """List the remote's folder: refused credentials stop here with the server's answer. DVC's
+    own pull names them only when it lists the remote; asked for a few objects one by one, it
+    takes a refusal for absence and reports missing cache files instead."""
+    with dvc_repo(root) as repo:
+        target = repo.cloud.get_remote(remote.name)
+        try:
+            target.fs.ls(target.path, detail=False)
+        except Exception as error:  # every filesystem raises its own kind; all mean "cannot read"
+            raise ReleaseError(
+                f"cannot read remote {remote.name!r} ({remote.url}): {type(error).__name__}: "
+                f"{error or 'no detail'}. Check that it exists and its credentials "
+                f"(`dvc remote modify --local {remote.name} ...`)"
+            ) from error
+
+
 def released_objects(root: Path, outputs: Sequence[str]) -> list[StoredObject]:
     """Every object the outputs need, from the lock file's hashes and the local cache."""
     found: list[StoredObject] = []
@@ -114,10 +130,11 @@ def _output(repo, root: Path, output: str):
 
 
 def push(root: Path, remote: Remote, outputs: Sequence[str]) -> None:
-    """``dvc push`` of the outputs, then a check of every object's size on the remote: a push
-    killed mid-file leaves a truncated object under its final name on servers that write in
-    place (SSH, WebDAV), which the next push would take as present. Those are removed and sent
-    again."""
+    """``dvc push`` of the outputs, then a check of every object's size on the remote. DVC
+    uploads an object under a temporary name and renames it once whole, so a killed push leaves
+    no partial object (its next run sends only what is missing); but ``dvc push`` takes any
+    object present under its name as whole, so one cut short some other way (copied by hand, a
+    full disk) would stay. Objects of the wrong size are removed and sent again."""
     log.info("pushing %s to %s (%s)", ", ".join(outputs), remote.name, remote.url)
     result = dvc(root, "push", "--remote", remote.name, *outputs)
     log.info("%s", result.stdout.strip() or result.stderr.strip())
@@ -125,7 +142,7 @@ def push(root: Path, remote: Remote, outputs: Sequence[str]) -> None:
     wrong = _wrong_sized(root, remote, objects)
     if wrong:
         log.warning(
-            "%d object(s) on %s were incomplete (an interrupted push); sending them again",
+            "%d object(s) on %s had the wrong size; sending them again",
             len(wrong),
             remote.name,
         )

@@ -11,7 +11,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from scicon.release.remote import HASH_NAME, Remote
+from scicon.release.remote import HASH_NAME, Remote, check_readable
 from scicon.release.workspace import ReleaseError, dvc, dvc_repo, git
 
 log = logging.getLogger(__name__)
@@ -71,6 +71,7 @@ def verify_release(
     files), ``dvc pull`` in the clone's ``release/`` project too. The clone gets the remote's
     credentials (the ``remote`` sections of ``.dvc/config.local``) and a cache of its own."""
     revision = git(root, "rev-parse", "--verify", f"{revision}^{{commit}}").stdout.strip()
+    check_readable(root, remote)
     scratch = Path(tempfile.mkdtemp(prefix="scicon-release-verify-"))
     try:
         clone = scratch / "clone"
