@@ -146,12 +146,11 @@ def push(root: Path, remote: Remote, outputs: Sequence[str]) -> None:
             len(wrong),
             remote.name,
         )
-        _remove(root, remote, wrong)
-        dvc(root, "push", "--remote", remote.name, *outputs)
+        _resend(root, remote, wrong)
         still = _wrong_sized(root, remote, objects)
         if still:
             raise ReleaseError(
-                f"objects on {remote.name!r} still have the wrong size after a second push: "
+                f"objects on {remote.name!r} still have the wrong size after sending them again: "
                 + ", ".join(o.oid for o in still)
             )
 
@@ -171,13 +170,17 @@ def _wrong_sized(root: Path, remote: Remote, objects: Sequence[StoredObject]) ->
     return wrong
 
 
-def _remove(root: Path, remote: Remote, objects: Sequence[StoredObject]) -> None:
+def _resend(root: Path, remote: Remote, objects: Sequence[StoredObject]) -> None:
+    """Replace the objects on the remote with the cache's. Not by ``dvc push``: after a push
+    DVC remembers the folders it sent as complete and would not look at the remote again."""
     with dvc_repo(root) as repo:
         odb = repo.cloud.get_remote_odb(remote.name, hash_name=HASH_NAME)
+        cache = repo.cache.local
         for stored in objects:
             path = odb.oid_to_path(stored.oid)
             if odb.fs.exists(path):
                 odb.fs.remove(path)
+            odb.add(cache.oid_to_path(stored.oid), cache.fs, stored.oid, check_exists=False)
 
 
 def relative_to(root: Path, path: Path) -> str:
