@@ -68,7 +68,10 @@ def write_pointers(root: Path, tag: str, released: Sequence[Released]) -> list[s
             path.write_text(header + yaml.safe_dump(pointer, sort_keys=False), encoding="utf-8")
             written.append(path)
     ignore = project / ".gitignore"
-    ignore.write_text("".join(f"/{item.name}\n" for item in released), encoding="utf-8")
+    # the folders of earlier releases' pointers under other names stay ignored too
+    kept = ignore.read_text(encoding="utf-8").splitlines() if ignore.is_file() else []
+    lines = dict.fromkeys([*kept, *(f"/{item.name}" for item in released)])
+    ignore.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
     return [str(p.relative_to(root)) for p in [*written, ignore]]
 
 

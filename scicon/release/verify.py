@@ -11,6 +11,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+from scicon.release.pointers import RELEASE_PROJECT
 from scicon.release.remote import HASH_NAME, Remote, check_readable
 from scicon.release.workspace import ReleaseError, dvc, dvc_repo, git
 
@@ -85,12 +86,12 @@ def verify_release(
         dvc(clone, "pull", "--remote", remote.name, *outputs)
         problems = mismatches(clone, outputs)
         if pointers:
-            project = clone / "release"
+            project = clone / RELEASE_PROJECT
             dvc(project, "pull")
-            problems += [f"release/{p}" for p in mismatches(project, pointers)]
+            problems += [f"{RELEASE_PROJECT}/{p}" for p in mismatches(project, pointers)]
             status = dvc(project, "status", "--json").stdout.strip()
             if status not in ("", "{}"):
-                problems.append(f"release/: dvc status after dvc pull: {status}")
+                problems.append(f"{RELEASE_PROJECT}/: dvc status after dvc pull: {status}")
         if problems:
             raise ReleaseError(
                 f"{revision} pulled from {remote.name!r} into a fresh clone does not match its dvc.lock: "
