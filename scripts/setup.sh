@@ -5,8 +5,9 @@
 # laid out where nltk.corpus.wordnet finds it: .venv/nltk_data/corpora/wordnet).
 #
 #   scripts/setup.sh         what `dvc repro` needs
-#   scripts/setup.sh --dev   that, plus the test tools (and Debian's chromium, the headless
-#                            browser the finder's page is tested in)
+#   scripts/setup.sh --dev   that, plus the test tools, Debian's chromium (the headless browser
+#                            the finder's page is tested in) and OpenSSH's server (the release
+#                            tests push to an sshd they start on 127.0.0.1)
 #
 # Idempotent: when nothing it depends on has changed it returns in about a second.
 set -euo pipefail
@@ -32,7 +33,7 @@ fi
 # g++ compiles llama-cpp-python (pip builds it from source).
 system_packages=(wordnet-base wordnet-sense-index g++)
 if [[ $mode == dev ]]; then
-  system_packages+=(chromium)
+  system_packages+=(chromium openssh-server)
 fi
 # Debian's own Python keeps ensurepip, without which `python -m venv` fails, in a package of
 # its own (python3.11-venv: `dpkg -S ensurepip`); a Python built elsewhere (pyenv, python.org,

@@ -84,10 +84,15 @@ def project_environment(cache_root: Path) -> dict:
     return env
 
 
+# the repository's DVC store: a release's objects (up to 150 MB) that no test project reads
+RELEASE_STORE = "release/store/"
+
+
 def copy_project(destination: Path, env: dict) -> Path:
-    """The project's files without outputs, lock or metrics, committed to a new git repository."""
+    """The project's files without outputs, lock, metrics or release store, committed to a new
+    git repository."""
     for name in project_files():
-        if name in ("dvc.lock",) or name.startswith("metrics/"):
+        if name in ("dvc.lock",) or name.startswith(("metrics/", RELEASE_STORE)):
             continue
         target = destination / name
         target.parent.mkdir(parents=True, exist_ok=True)

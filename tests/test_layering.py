@@ -38,6 +38,7 @@ LAYER = {
     "scicon.pairing": "pipeline",
     "scicon.plots": "pipeline",
     "scicon.profiles": "pipeline",
+    "scicon.release": "pipeline",
     "scicon.report": "pipeline",
     "scicon.stage": "pipeline",
     "scicon.sweep": "pipeline",
