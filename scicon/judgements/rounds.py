@@ -93,6 +93,10 @@ def run_sample(args: argparse.Namespace, params: JudgementsParams, target: float
     if folder.exists() and any((folder / ANNOTATIONS).glob("*.*")):
         raise ParamsError(f"{folder}: this round already has answers in {ANNOTATIONS}/; name a new round")
     reserved = frozenset().union(*(read_id_list(Path(path)) for path in args.reserved))
+    # The controls are read before the pool is scored, so a wrong path costs seconds, not minutes.
+    gold = [row for _, row in read_json_objects(Path(args.gold))]
+    if params.controls_per_batch and not gold:
+        raise InputFormatError(args.gold, "no gold items to use as controls")
     judged = frozenset(
         item.candidate_id
         for earlier in _round_folders(rounds)
@@ -113,9 +117,6 @@ def run_sample(args: argparse.Namespace, params: JudgementsParams, target: float
     probabilities = _teacher_probabilities(args.teacher, pool.candidates)
     items, allocation = draw(pool, probabilities, params, args.round)
     refuse_reserved(items, reserved, str(folder / KEY_FILE))
-    gold = [row for _, row in read_json_objects(Path(args.gold))]
-    if params.controls_per_batch and not gold:
-        raise InputFormatError(args.gold, "no gold items to use as controls")
     sample = assign(items, gold, params, args.round)
     manifest = {
         "round": args.round,
