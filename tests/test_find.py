@@ -4,29 +4,36 @@ review loop and the page in a real headless browser."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from scicon.errors import InputFormatError, NoWorkError
+from scicon.find.checks import Comparability, Reason
 from scicon.find.claims import read_claims_file, require_claims
-from scicon.find.neighbours import candidate_pairs
+from scicon.find.neighbours import Neighbours, candidate_pairs
 from scicon.find.page import render_page
 from scicon.find.params import FindParams
 from scicon.find.pipeline import read_outputs, run_find, write_outputs
 from scicon.find.review import export_review, read_review, read_reviewed
-from scicon.find.run import find_contradictions
+from scicon.find.run import comparable, find_contradictions, grouped, on_same_topic, ranked, scored
 from scicon.find.stance import MIXED, NEITHER, NO, YES, Edge, clusters, stance_groups
-from scicon.find.terms import compare
 from scicon.fitted.topic_model import TopicModelSettings
 from scicon.records.find import Claim
 from tests.params_defaults import component_values, section
 from tests.tiny_models import save_tiny_bert
 
+ROOT = Path(__file__).parent.parent
 FIND = Path(__file__).parent / "fixtures" / "find"
+
+
+def compare(first: str, second: str, min_shared_terms: int):
+    return Comparability(_params(min_shared_terms=min_shared_terms)).compare(first, second)
 
 
 def test_a_pair_is_not_comparable_where_population_dose_or_follow_up_differ_and_says_which():
@@ -35,11 +42,13 @@ def test_a_pair_is_not_comparable_where_population_dose_or_follow_up_differ_and_
         "Drug X 20 mg did not reduce mortality in adults with asthma at 1 year.",
         2,
     )
+    # a reason is data: the check that saw it and what differs, in the order of the checks' names
     assert result.not_comparable == (
-        "population: children vs adults",
-        "dose: 10 mg vs 20 mg",
-        "follow-up: 84 days vs 365 days",
+        Reason("dose", "10 mg vs 20 mg"),
+        Reason("follow-up", "84 days vs 365 days"),
+        Reason("population", "children vs adults"),
     )
+    assert str(result.not_comparable[2]) == "population: children vs adults"
     assert result.shared_terms == ("asthma", "drug", "mortality")
     # one population within the other, the same dose, 12 weeks against 3 months: comparable
     same = compare(
@@ -57,7 +66,78 @@ def test_shared_terms_leave_out_what_every_trial_report_says():
         1,
     )
     assert result.shared_terms == ()
-    assert result.not_comparable == ("shared terms: 0 (fewer than 1): no common intervention or outcome",)
+    assert result.not_comparable == (
+        Reason("shared terms", "0 (fewer than 1): no common intervention or outcome"),
+    )
+
+
+def test_each_step_runs_alone_and_counts_what_it_drops():
+    texts = [
+        "Drug alpha lowered blood pressure in adults with hypertension.",
+        "Drug alpha did not lower blood pressure in adults with hypertension.",
+        "Drug alpha lowered blood pressure in children with hypertension.",
+        "drug alpha lowered blood pressure in adults  with hypertension.",
+        "Vitamin D had no effect on fractures.",
+    ]
+    claims = [Claim(claim_id=f"c{i}", text=text, group=f"s{i}") for i, text in enumerate(texts)]
+    neighbours = Neighbours([(0, 1, 0.9), (0, 2, 0.8), (0, 3, 0.99), (0, 4, -0.9), (1, 4, -0.5)], 10)
+    topical, off_topic = on_same_topic(claims, neighbours, lambda cosines: list(cosines), 0.5)
+    assert [(c.first, c.second) for c in topical] == [(0, 1), (0, 2)]
+    # cosines enter the calibration mapped to [0, 1] (-0.5 -> 0.25: off topic); the same
+    # sentence in two studies (0, 3) is dropped as such
+    assert off_topic == {"below_min_same_topic": 2, "identical_text": 1}
+    kept, dropped = comparable(claims, topical, Comparability(_params(min_shared_terms=2)), "drop")
+    assert [(c.first, c.second) for c in kept] == [(0, 1)] and dropped == {"not_comparable": 1}
+    assert topical[1].comparison.not_comparable == (Reason("population", "adults vs children"),)
+    marked, _ = comparable(claims, topical, Comparability(_params(min_shared_terms=2)), "mark")
+    assert len(marked) == 2
+    assert scored(claims, marked, lambda pairs: [0.8 if "not" in a else 0.6 for a, _ in pairs]) == 2
+    assert marked[0].score == pytest.approx(0.7) and marked[1].score is None
+    order = ranked(claims, list(reversed(marked)))
+    assert [(c.first, c.second) for c in order] == [(0, 1), (0, 2)]
+    questions = grouped(claims, order, threshold=0.5)
+    assert questions.of(order[0]) == "Q1" and questions.of(order[1]) == ""
+    assert [(m.claim.claim_id, m.stance) for m in questions.groups[0].members] == [("c0", YES), ("c1", NO)]
+
+
+def test_a_planted_check_module_shows_up_in_the_reasons_with_no_other_file_touched(tmp_path):
+    """A new comparability check is one module: copy the package, add the module, run the finder."""
+    shutil.copytree(ROOT / "scicon", tmp_path / "scicon", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "params.yaml", tmp_path / "params.yaml")
+    (tmp_path / "scicon" / "find" / "checks" / "setting.py").write_text(
+        "from scicon.find.checks import COMPARABILITY_CHECKS\n\n\n"
+        '@COMPARABILITY_CHECKS.register("setting", description="in hospital against at home")\n'
+        "def setting(params):\n"
+        "    def differs(first, second):\n"
+        '        if ("hospital" in first) != ("hospital" in second):\n'
+        '            yield "in hospital vs not"\n\n'
+        "    return differs\n",
+        encoding="utf-8",
+    )
+    script = (
+        "import json, numpy as np\n"
+        "from scicon.find.params import FindParams\n"
+        "from scicon.find.run import find_contradictions\n"
+        "from scicon.params import load_section\n"
+        "from scicon.records.find import Claim\n"
+        "texts = ['Drug alpha lowered blood pressure in hospital.',\n"
+        "         'Drug alpha lowered blood pressure at home.']\n"
+        "claims = [Claim(claim_id=f'c{i}', text=t, group=f's{i}') for i, t in enumerate(texts)]\n"
+        "result = find_contradictions(claims, load_section('params.yaml', 'find', FindParams),\n"
+        "    lambda texts: np.eye(len(texts), 4, dtype=np.float32), list, lambda pairs: [0.9] * len(pairs))\n"
+        "print(json.dumps([result.report['not_comparable_reasons'], result.pairs[0].not_comparable]))\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+    reasons, marked = json.loads(run.stdout.strip().splitlines()[-1])
+    assert reasons == {"setting": 1} and marked == ["setting: in hospital vs not"]
 
 
 def test_stances_follow_flagged_pairs_from_the_claim_in_most_of_them():
