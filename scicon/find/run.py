@@ -1,15 +1,18 @@
 """One find run: claims in, ranked claim pairs, stance groups and the run's figures out.
 
 The run is the steps of docs/find.md, each a function here that can be called alone:
-:func:`candidates` (nearest claims of other studies), :func:`on_same_topic` (the calibrated
-same-topic model), :func:`comparable` (the registered comparability checks),
-:func:`scored` (the classifier, both orders), :func:`ranked` and :func:`grouped` (question
-clusters and stances); :func:`find_contradictions` runs them in that order.
+:func:`claims_that_claim` (the claim model), :func:`candidates` (nearest claims of other
+studies, and claims sharing distinctive terms), :func:`on_same_topic` (the calibrated
+same-topic model), :func:`comparable` (the registered comparability checks), :func:`scored`
+(the classifier, both orders), :func:`flag_threshold` (the ``find.flag_rate`` best),
+:func:`ranked` and :func:`grouped` (question clusters and each claim's stance);
+:func:`find_contradictions` runs them in that order.
 """
 
 from __future__ import annotations
 
 import logging
+import math
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -19,9 +22,16 @@ import numpy as np
 
 from scicon.find.checks import Comparability, Comparison
 from scicon.find.claims import normalised_text
-from scicon.find.neighbours import Neighbours, candidate_pairs
+from scicon.find.neighbours import (
+    NEIGHBOURS,
+    SHARED_TERMS,
+    blocked_candidate_pairs,
+    shared_term_pairs,
+)
 from scicon.find.params import FindParams
-from scicon.find.stance import STANCES, Edge, clusters, stance_groups
+from scicon.find.stance import STANCES, Edge, StanceGroup, clusters, stance_groups
+from scicon.find.terms import content_terms
+from scicon.params import meets_threshold
 from scicon.records.find import Claim, FoundPair, Stance, StanceGroupRecord
 
 log = logging.getLogger(__name__)
@@ -29,6 +39,8 @@ log = logging.getLogger(__name__)
 Encoder = Callable[[Sequence[str]], np.ndarray]
 Calibrate = Callable[[Sequence[float]], list[float]]  # cosines mapped to [0, 1] -> P(same topic)
 Score = Callable[[Sequence[tuple[str, str]]], list[float]]  # calibrated P(contradiction)
+ClaimProbability = Callable[[Sequence[str]], list[float]]  # calibrated P(claim) per sentence
+NON_CLAIMS_LISTED = 20  # the report lists this many of the sentences left out, least claim-like first
 
 
 @dataclass
@@ -36,6 +48,7 @@ class Candidate:
     first: int  # claim indices, first < second
     second: int
     cosine: float
+    route: str = NEIGHBOURS
     same_topic: float = 0.0
     comparison: Comparison = Comparison((), ())  # set by the comparable step
     score_ab: float | None = None  # calibrated P(contradiction), A then B; None: not scored
@@ -45,8 +58,8 @@ class Candidate:
     def score(self) -> float | None:
         return None if self.score_ab is None else (self.score_ab + self.score_ba) / 2.0
 
-    def flagged(self, threshold: float) -> bool:
-        return self.score is not None and self.score >= threshold
+    def flagged(self, threshold: float | None) -> bool:
+        return self.score is not None and threshold is not None and meets_threshold(self.score, threshold)
 
 
 @dataclass
@@ -72,59 +85,96 @@ class Questions:
 
 
 def find_contradictions(
-    claims: Sequence[Claim], params: FindParams, encode: Encoder, same_topic: Calibrate, score: Score
+    claims: Sequence[Claim],
+    params: FindParams,
+    encode: Encoder,
+    same_topic: Calibrate,
+    score: Score,
+    claim_probability: ClaimProbability,
 ) -> FindResult:
-    """Candidate pairs of different studies' claims, kept when on the same topic, checked for
-    comparability, the comparable ones scored in both orders, ranked (comparable first, by
-    score; then the rest, by P(same topic)) and grouped by question."""
-    claims = list(claims)
+    """Claims that are claims; candidate pairs of different studies' claims, kept when on the same
+    topic, checked for comparability, the comparable ones scored in both orders, the best of
+    them flagged, ranked (comparable first, by score; then the rest, by P(same topic)) and
+    grouped by question, each claim with its stance."""
     seconds: dict[str, float] = {}
+    claims, non_claims = _timed(seconds, "claim_filter", claims_that_claim, claims, claim_probability, params)
     vectors = _timed(seconds, "encode", encode, [claim.text for claim in claims])
-    neighbours = _timed(seconds, "candidates", candidates, claims, vectors, params)
-    topical, off_topic = on_same_topic(claims, neighbours, same_topic, params.min_same_topic)
+    found, looked_at = _timed(seconds, "candidates", candidates, claims, vectors, params)
+    topical, off_topic = on_same_topic(claims, found, same_topic, params.min_same_topic)
     kept, not_comparable = comparable(claims, topical, Comparability(params), params.not_comparable)
     dropped = off_topic + not_comparable
-    _log_kept(claims, neighbours, kept, dropped)
+    _log_kept(claims, found, kept, dropped)
     scored_count = _timed(seconds, "score", scored, claims, kept, score)
+    threshold = flag_threshold(kept, params.flag_rate)
     order = ranked(claims, kept)
-    questions = grouped(claims, order, params.threshold)
-    pairs = found_pairs(claims, order, questions, params.threshold)
-    report = run_report(claims, neighbours, topical, pairs, questions, dropped) | {
+    questions = _timed(seconds, "stance", grouped, claims, order, threshold, params)
+    pairs = found_pairs(claims, order, questions, threshold)
+    report = run_report(claims, found, topical, pairs, questions, dropped) | {
+        "neighbour_slots_read": looked_at,
+        "non_claims": _non_claims_report(non_claims, params.min_claim),
+        "flag": {"rate": params.flag_rate, "threshold": _rounded(threshold)},
         "timings": {
             "seconds": {name: round(value, 3) for name, value in seconds.items()},
             "pairs_scored_per_second": _rate(scored_count, seconds["score"]),
-        }
+        },
     }
     return FindResult(claims, pairs, questions.groups, report)
 
 
-def candidates(claims: Sequence[Claim], vectors: np.ndarray, params: FindParams) -> Neighbours:
-    """Step 2: each claim's ``find.neighbours`` nearest claims of other studies."""
-    return candidate_pairs(
-        vectors,
-        [claim.group for claim in claims],
-        params.neighbours,
-        params.hnsw_links,
-        params.hnsw_construction,
-        params.hnsw_search,
-    )
+def claims_that_claim(
+    claims: Sequence[Claim], claim_probability: ClaimProbability, params: FindParams
+) -> tuple[list[Claim], list[tuple[Claim, float]]]:
+    """Step 1: the claims the claim model gives at least ``find.min_claim``; the rest (a
+    registration, a funding line, "further studies are needed") with their P(claim)."""
+    claims = list(claims)
+    probabilities = claim_probability([claim.text for claim in claims]) if claims else []
+    kept, left_out = [], []
+    for claim, probability in zip(claims, probabilities, strict=True):
+        if meets_threshold(probability, params.min_claim):
+            kept.append(claim)
+        else:
+            left_out.append((claim, probability))
+    return kept, left_out
+
+
+def candidates(
+    claims: Sequence[Claim], vectors: np.ndarray, params: FindParams
+) -> tuple[list[Candidate], int]:
+    """Step 2: each claim's ``find.neighbours`` nearest claims of other studies (within its
+    question where a claims file gives one), and with ``find.shared_term_route`` the claims
+    of other studies that share that many distinctive content terms with it; and the neighbour
+    slots read (a claim's own study may fill some)."""
+    groups = [claim.group for claim in claims]
+    blocks = [claim.question for claim in claims]
+    settings = (params.neighbours, params.hnsw_links, params.hnsw_construction, params.hnsw_search)
+    neighbours = blocked_candidate_pairs(vectors, groups, blocks, *settings)
+    found = {(i, j): Candidate(i, j, cosine) for i, j, cosine in neighbours.pairs}
+    if params.shared_term_route:
+        terms = [content_terms(claim.text) for claim in claims]
+        for i, j in shared_term_pairs(
+            terms, groups, blocks, params.shared_term_route, params.distinctive_term_claims
+        ):
+            if (i, j) not in found:
+                found[i, j] = Candidate(i, j, float(vectors[i] @ vectors[j]), SHARED_TERMS)
+    return [found[key] for key in sorted(found)], neighbours.looked_at
 
 
 def on_same_topic(
-    claims: Sequence[Claim], neighbours: Neighbours, same_topic: Calibrate, min_same_topic: float
+    claims: Sequence[Claim], found: Sequence[Candidate], same_topic: Calibrate, min_same_topic: float
 ) -> tuple[list[Candidate], Counter]:
     """Step 3: the candidates the calibrated same-topic model gives at least ``min_same_topic``,
     less the same text in two studies; what is dropped, counted by why."""
-    topic = same_topic([(1.0 + cosine) / 2.0 for _, _, cosine in neighbours.pairs])
+    topic = same_topic([(1.0 + candidate.cosine) / 2.0 for candidate in found])
     dropped: Counter = Counter()
     kept = []
-    for (i, j, cosine), probability in zip(neighbours.pairs, topic, strict=True):
-        if probability < min_same_topic:
+    for candidate, probability in zip(found, topic, strict=True):
+        candidate.same_topic = probability
+        if not meets_threshold(probability, min_same_topic):
             dropped["below_min_same_topic"] += 1
-        elif normalised_text(claims[i].text) == normalised_text(claims[j].text):
+        elif normalised_text(claims[candidate.first].text) == normalised_text(claims[candidate.second].text):
             dropped["identical_text"] += 1
         else:
-            kept.append(Candidate(i, j, cosine, probability))
+            kept.append(candidate)
     return kept, dropped
 
 
@@ -153,6 +203,15 @@ def scored(claims: Sequence[Claim], kept: Sequence[Candidate], score: Score) -> 
     return len(both)
 
 
+def flag_threshold(kept: Sequence[Candidate], rate: float) -> float | None:
+    """Step 5b: the score of the lowest of the ``rate`` best-scored pairs (rounded down: a corpus of
+    fewer than 1 / rate scored pairs flags none); a pair at or above it is flagged (ties too).
+    A share of the corpus, so the flag means the same whichever classifier scores."""
+    scores = sorted((c.score for c in kept if c.score is not None), reverse=True)
+    count = math.floor(rate * len(scores) + 1e-9)
+    return scores[count - 1] if count else None
+
+
 def ranked(claims: Sequence[Claim], kept: Sequence[Candidate]) -> list[Candidate]:
     """Step 6: comparable pairs by score, then the rest by P(same topic): most worth reading first."""
     return sorted(
@@ -166,29 +225,50 @@ def ranked(claims: Sequence[Claim], kept: Sequence[Candidate]) -> list[Candidate
     )
 
 
-def grouped(claims: Sequence[Claim], order: Sequence[Candidate], threshold: float) -> Questions:
-    """Step 7: question clusters of the comparable pairs, and the stances of those with a flagged pair."""
-    edges = [Edge(c.first, c.second, c.flagged(threshold)) for c in order if c.comparison.comparable]
-    labels = clusters(len(claims), edges)
-    names, parts = stance_groups(labels, edges)
-    groups = [
-        StanceGroupRecord(
-            question=part.question,
-            reference=claims[part.reference],
-            members=tuple(
-                Stance(claim=claims[index], stance=stance)
-                for index, stance in sorted(
-                    part.stances.items(), key=lambda item: (STANCES.index(item[1]), claims[item[0]].claim_id)
-                )
-            ),
-        )
-        for part in parts
-    ]
-    return Questions(labels, names, groups)
+def grouped(
+    claims: Sequence[Claim], order: Sequence[Candidate], threshold: float | None, params: FindParams
+) -> Questions:
+    """Step 7: question clusters of the comparable pairs (or the claims file's questions), and for
+    each cluster with a flagged pair the split of its claims that agrees best with its scores."""
+    edges = [Edge(c.first, c.second, c.score, c.flagged(threshold)) for c in order if c.comparison.comparable]
+    labels = clusters(len(claims), edges, [claim.question for claim in claims])
+    names, parts = stance_groups(
+        labels, edges, threshold, params.stance_exact_up_to, params.stance_min_confidence
+    )
+    return Questions(labels, names, [_group_record(claims, part, edges) for part in parts])
+
+
+def _group_record(claims: Sequence[Claim], part: StanceGroup, edges: Sequence[Edge]) -> StanceGroupRecord:
+    split = part.split
+    members = sorted(
+        split.members,
+        key=lambda i: (STANCES.index(part.stances[i]), -round(split.confidence[i], 6), claims[i].claim_id),
+    )
+    inside = [e for e in edges if e.first in split.sides and e.second in split.sides and e.score is not None]
+    across = [e for e in inside if e.flagged and split.sides[e.first] != split.sides[e.second]]
+    overruled = [e for e in inside if e.flagged and split.sides[e.first] == split.sides[e.second]]
+
+    def ids(chosen: list[Edge]) -> tuple[str, ...]:
+        chosen = sorted(chosen, key=lambda e: (-e.score, e.first, e.second))
+        return tuple(f"{claims[e.first].claim_id}|{claims[e.second].claim_id}" for e in chosen)
+
+    return StanceGroupRecord(
+        question=part.question,
+        asked=claims[split.reference].question,
+        reference=claims[split.reference],
+        members=tuple(
+            Stance(claim=claims[i], stance=part.stances[i], confidence=round(split.confidence[i], 4))
+            for i in members
+        ),
+        counts={stance: sum(s == stance for s in part.stances.values()) for stance in STANCES},
+        agreement=round(split.agreement, 4),
+        disagreeing=ids(across),
+        overruled=ids(overruled),
+    )
 
 
 def found_pairs(
-    claims: Sequence[Claim], order: Sequence[Candidate], questions: Questions, threshold: float
+    claims: Sequence[Claim], order: Sequence[Candidate], questions: Questions, threshold: float | None
 ) -> list[FoundPair]:
     """The ranked candidates as the records of ``contradictions.jsonl``."""
     return [
@@ -203,8 +283,9 @@ def found_pairs(
             flagged=c.flagged(threshold),
             same_topic=round(c.same_topic, 6),
             cosine=round(c.cosine, 6),
+            route=c.route,
             comparable=c.comparison.comparable,
-            not_comparable=tuple(str(reason) for reason in c.comparison.not_comparable),
+            not_comparable=c.comparison.not_comparable,
             shared_terms=c.comparison.shared_terms,
             question=questions.of(c),
         )
@@ -214,7 +295,7 @@ def found_pairs(
 
 def run_report(
     claims: Sequence[Claim],
-    neighbours: Neighbours,
+    found: Sequence[Candidate],
     compared: Sequence[Candidate],
     pairs: Sequence[FoundPair],
     questions: Questions,
@@ -228,7 +309,9 @@ def run_report(
     return {
         "claims": len(claims),
         "studies": studies,
-        "candidate_pairs": len(neighbours.pairs),
+        "candidate_pairs": len(found),
+        "candidate_routes": dict(sorted(Counter(c.route for c in found).items())),
+        "blocked_by_question": any(claim.question for claim in claims),
         "pairs": len(pairs),
         "comparable": sum(pair.comparable for pair in pairs),
         "scored": sum(c.score is not None for c in compared),
@@ -237,9 +320,32 @@ def run_report(
         "not_comparable_reasons": dict(sorted(reasons.items())),
         "questions": len(questions.names),
         "stance_groups": len(questions.groups),
+        "stances": _stance_report(questions.groups),
         "flagged_studies": len({claim.group for pair in flagged for claim in (pair.a, pair.b)}),
-        "empty_reason": _empty_reason(len(claims), studies, neighbours.pairs, pairs, dropped),
-        "neighbour_slots_read": neighbours.looked_at,
+        "empty_reason": _empty_reason(len(claims), studies, found, pairs, dropped),
+    }
+
+
+def _stance_report(groups: Sequence[StanceGroupRecord]) -> dict:
+    totals = Counter()
+    for group in groups:
+        totals.update(group.counts)
+    return {
+        "claims": {stance: totals[stance] for stance in STANCES},
+        "split_questions": sum(group.counts["yes"] > 0 and group.counts["no"] > 0 for group in groups),
+        "overruled_pairs": sum(len(group.overruled) for group in groups),
+        "mean_agreement": round(float(np.mean([g.agreement for g in groups])), 4) if groups else None,
+    }
+
+
+def _non_claims_report(non_claims: Sequence[tuple[Claim, float]], min_claim: float) -> dict:
+    listed = sorted(non_claims, key=lambda item: (item[1], item[0].claim_id))[:NON_CLAIMS_LISTED]
+    return {
+        "min_claim": min_claim,
+        "left_out": len(non_claims),
+        "least_claim_like": [
+            {"id": claim.claim_id, "text": claim.text, "p_claim": round(p, 4)} for claim, p in listed
+        ],
     }
 
 
@@ -250,12 +356,14 @@ def _timed(seconds: dict[str, float], step: str, function: Callable, *args):
     return result
 
 
-def _log_kept(claims: Sequence[Claim], neighbours: Neighbours, kept: Sequence[Candidate], dropped: Counter):
+def _log_kept(
+    claims: Sequence[Claim], found: Sequence[Candidate], kept: Sequence[Candidate], dropped: Counter
+):
     log.info(
         "find: %d claims of %d studies, %d candidate pairs, %d kept (%s)",
         len(claims),
         len({claim.group for claim in claims}),
-        len(neighbours.pairs),
+        len(found),
         len(kept),
         ", ".join(f"{reason} {count}" for reason, count in sorted(dropped.items())) or "none dropped",
     )
@@ -269,7 +377,9 @@ def _rate(count: int, seconds: float) -> float | None:
     return round(count / seconds, 2) if count and seconds > 0 else None
 
 
-def _empty_reason(claims: int, studies: int, found: list, pairs: Sequence, dropped: Counter) -> str | None:
+def _empty_reason(
+    claims: int, studies: int, found: Sequence, pairs: Sequence, dropped: Counter
+) -> str | None:
     if pairs:
         return None
     if studies < 2:

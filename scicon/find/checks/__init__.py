@@ -2,9 +2,9 @@
 
 The paper's main false positives are pairs about different questions. Each check looks at
 the two texts for one kind of mismatch and returns what differs, one detail per mismatch
-(empty when it sees none); the finder records each as a :class:`Reason` of the check's
-kind, and the run's report counts reasons by kind. A check registers itself in its own
-module of this package::
+(empty when it sees none); the finder records each as a
+:class:`~scicon.records.find.NotComparable` of the check's kind, and the run's report counts
+reasons by kind. A check registers itself in its own module of this package::
 
     @COMPARABILITY_CHECKS.register("dose", description="a different dose in the same unit")
     def dose(params: FindParams) -> Check: ...
@@ -23,6 +23,7 @@ from typing import Protocol
 
 from scicon.find.params import FindParams
 from scicon.find.terms import shared_terms as terms_in_common  # the name of a check module here
+from scicon.records.find import NotComparable
 from scicon.registry import Registry
 
 Check = Callable[[str, str], Iterable[str]]  # two claims' texts -> what differs, one detail each
@@ -36,20 +37,9 @@ COMPARABILITY_CHECKS: Registry[CheckFactory] = Registry("comparability check", p
 
 
 @dataclass(frozen=True)
-class Reason:
-    """Why a pair is not comparable: the check that saw it and what differs."""
-
-    kind: str
-    detail: str
-
-    def __str__(self) -> str:
-        return f"{self.kind}: {self.detail}"
-
-
-@dataclass(frozen=True)
 class Comparison:
     shared_terms: tuple[str, ...]
-    not_comparable: tuple[Reason, ...]  # empty when nothing shows a mismatch
+    not_comparable: tuple[NotComparable, ...]  # empty when nothing shows a mismatch
 
     @property
     def comparable(self) -> bool:
@@ -65,6 +55,8 @@ class Comparability:
     def compare(self, first: str, second: str) -> Comparison:
         """What ``first`` and ``second`` share and why (if at all) their text says they are not comparable."""
         reasons = tuple(
-            Reason(kind, detail) for kind, check in self.checks for detail in check(first, second)
+            NotComparable(kind=kind, detail=detail)
+            for kind, check in self.checks
+            for detail in check(first, second)
         )
         return Comparison(terms_in_common(first, second), reasons)
