@@ -328,6 +328,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--reviewed", type=Path, help="reviewed.jsonl of an earlier blind read of these claims"
     )
+    parser.add_argument(
+        "--candidates-only",
+        type=float,
+        metavar="PAIRS_PER_SECOND",
+        help="score nothing (every pair 0): the candidate figures only, scoring priced at this rate",
+    )
     args = parser.parse_args(argv)
 
     params = load_section(args.params, "find", FindParams)
@@ -340,7 +346,9 @@ def main(argv: list[str] | None = None) -> None:
     earlier = read_labels(args.reviewed)
     abstracts = list(read_jsonl(args.abstracts, Abstract))
     models = finder_models(params, topic, claim_settings, abstracts)
-    encoder, scores = caching_encoder(topic), SharedScores(models.score)
+    encoder = caching_encoder(topic)
+    scores = SharedScores(lambda pairs: [0.0] * len(pairs) if args.candidates_only else models.score(pairs))
+    rate = args.candidates_only or None
     settings, first = {}, None
     for text in args.setting or DEFAULT_SETTINGS:
         name, changes, given = parse_setting(text)
@@ -367,22 +375,29 @@ def main(argv: list[str] | None = None) -> None:
         "pairs_with_known_sides": dict(
             Counter("same" if r > 0 else "opposite" for r in truth.relation.values())
         ),
-        "pairs_scored_per_second": round(scores.rate, 2),
+        "pairs_scored_per_second": round(rate or scores.rate, 2),
+        "candidates_only": bool(args.candidates_only),
         "models": models.quality,
         "settings": {
             name: {
                 "changes": run["changes"],
                 "question_given": run["question_given"],
-                "candidates": candidate_figures(run["result"], truth, scores.rate),
-                "precision_at": ranking_figures(run["result"], truth),
-                "precision_at_among_pairs_read_before": read_before(run["result"], earlier),
-                "stance": method_comparison(run["result"], truth, run["params"]),
+                "candidates": candidate_figures(run["result"], truth, rate or scores.rate),
             }
+            | (
+                {}
+                if args.candidates_only
+                else {
+                    "precision_at": ranking_figures(run["result"], truth),
+                    "precision_at_among_pairs_read_before": read_before(run["result"], earlier),
+                    "stance": method_comparison(run["result"], truth, run["params"]),
+                }
+            )
             for name, run in settings.items()
         },
     }
     write_json(args.out, figures)
-    if args.run_out:
+    if args.run_out and not args.candidates_only:
         run = settings[first]
         run["result"].report |= models.quality
         write_outputs(run["result"], run["params"], args.run_out, args.run_out / "find.html")
