@@ -41,6 +41,7 @@ PICKED: dict[str, dict[str, str]] = {
         "comparable": "comparable",
         "flagged": "flagged",
         "stance_groups": "stance_groups",
+        "non_claims": "non_claims.left_out",
     },
     "negatives": {
         "contradictions": "contradictions",

@@ -1,14 +1,15 @@
 """Stage `find`: contradicting findings across the ingested abstracts, ranked, on one page.
 
 Reads the abstracts and the classifier of `find.classifier`; writes the ranked claim pairs
-and the stance groups (`data/find`), `metrics/find.json` (headline), `reports/find.json`
+and the stance per question (`data/find`), `metrics/find.json` (headline), `reports/find.json`
 (every figure) and the self-contained page `reports/find.html` (docs/find.md).
 """
 
 from pathlib import Path
 
 from scicon.find.params import FindParams
-from scicon.find.pipeline import run_find, write_outputs
+from scicon.find.pipeline import finder_claim_settings, run_find, write_outputs
+from scicon.fitted.claim_model import ClaimModelSettings
 from scicon.fitted.topic_model import TopicModelSettings
 from scicon.headline import write_report_and_headline
 from scicon.io import read_jsonl
@@ -22,7 +23,10 @@ def main(args) -> None:
     abstracts = list(read_jsonl(args.abstracts, Abstract))
     # the same-topic model of EvoNLI's similarity filter: one calibration of "same topic" per project
     topic = load_section(args.params, "evolve.settings.similarity.embedding.topic_model", TopicModelSettings)
-    result = run_find(params, topic, abstracts, origin=args.abstracts)
+    # the claim model of EvoNLI's claim filter, with the finder's changes (find.claim_model)
+    evolve_claim = load_section(args.params, "evolve.settings.claim.trained", ClaimModelSettings)
+    claim = finder_claim_settings(evolve_claim, params, args.params)
+    result = run_find(params, topic, claim, abstracts, origin=args.abstracts)
     write_outputs(result, params, Path(args.out), Path(args.page))
     write_report_and_headline("find", result.report, args.figures, args.metrics)
 

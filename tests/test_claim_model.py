@@ -13,6 +13,8 @@ from scicon.fitted.claim_examples import (
     examples_from_roles,
     meta_text_examples,
     read_labelled_claims,
+    reporting_examples,
+    without_reporting_claims,
 )
 from scicon.fitted.claim_model import ClaimModelSettings, fit_claim_model, training_examples
 from scicon.params import validate_section
@@ -70,6 +72,22 @@ def test_meta_text_negatives_are_what_keeps_framing_low(demo_abstracts, tmp_path
     with_meta = fit_claim_model(demo_abstracts, settings(), cache_dir=tmp_path).probabilities(framing)
     without = fit_claim_model(demo_abstracts, settings(meta_text_negatives=False), cache_dir=tmp_path)
     assert all(w < wo for w, wo in zip(with_meta, without.probabilities(framing), strict=True))
+
+
+def test_reporting_lines_are_non_claims_and_a_conclusion_like_them_is_no_claim_example(
+    demo_abstracts, tmp_path
+):
+    examples = training_examples(demo_abstracts, settings())
+    changed, count = without_reporting_claims(examples, reporting_examples(), 0.3)
+    unlabelled = [e.text for e, c in zip(examples, changed, strict=True) if e.claim and c.claim is None]
+    # the demo files its three registrations under CONCLUSIONS: they are no evidence of a claim
+    assert count == 3 and all(text.startswith("Trial registration: DEMO-REG-") for text in unlabelled)
+    registration = "Trial registration: DEMO-REG-0007."
+    plain = fit_claim_model(demo_abstracts, settings(), cache_dir=tmp_path)
+    reporting = fit_claim_model(demo_abstracts, settings(reporting_negatives=True), cache_dir=tmp_path)
+    assert plain.probabilities([registration])[0] > 0.5  # learnt from the roles: a conclusion
+    assert reporting.probabilities([registration])[0] < 0.05
+    assert reporting.quality(0.1)["fitted_on"]["reporting_negatives"] == len(reporting_examples())
 
 
 def test_evaluate_reports_precision_recall_and_the_recall_threshold(demo_model):

@@ -1,32 +1,51 @@
-"""The finder: comparability, stance groups, candidate search, claims files, a whole run, the
-review loop and the page in a real headless browser."""
+"""The finder: comparability, the claim filter, candidate routes, the flag, each claim's stance
+per question, claims files, a whole run, the review loop and the page in a real headless browser."""
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from scicon.errors import InputFormatError, NoWorkError
+from scicon.errors import InputFormatError, NoWorkError, ParamsError
+from scicon.find.checks import Comparability
 from scicon.find.claims import read_claims_file, require_claims
-from scicon.find.neighbours import candidate_pairs
+from scicon.find.neighbours import SHARED_TERMS, candidate_pairs, shared_term_pairs
 from scicon.find.page import render_page
 from scicon.find.params import FindParams
-from scicon.find.pipeline import read_outputs, run_find, write_outputs
+from scicon.find.pipeline import finder_claim_settings, read_outputs, run_find, write_outputs
 from scicon.find.review import export_review, read_review, read_reviewed
-from scicon.find.run import find_contradictions
-from scicon.find.stance import MIXED, NEITHER, NO, YES, Edge, clusters, stance_groups
-from scicon.find.terms import compare
+from scicon.find.run import (
+    Candidate,
+    candidates,
+    claims_that_claim,
+    comparable,
+    find_contradictions,
+    flag_threshold,
+    grouped,
+    on_same_topic,
+    ranked,
+    scored,
+)
+from scicon.find.stance import NEITHER, NO, YES, Edge, clusters, split_cluster, stance_groups
+from scicon.fitted.claim_model import ClaimModelSettings
 from scicon.fitted.topic_model import TopicModelSettings
-from scicon.records.find import Claim
+from scicon.records.find import Claim, NotComparable
 from tests.params_defaults import component_values, section
 from tests.tiny_models import save_tiny_bert
 
+ROOT = Path(__file__).parent.parent
 FIND = Path(__file__).parent / "fixtures" / "find"
+
+
+def compare(first: str, second: str, min_shared_terms: int):
+    return Comparability(_params(min_shared_terms=min_shared_terms)).compare(first, second)
 
 
 def test_a_pair_is_not_comparable_where_population_dose_or_follow_up_differ_and_says_which():
@@ -35,11 +54,13 @@ def test_a_pair_is_not_comparable_where_population_dose_or_follow_up_differ_and_
         "Drug X 20 mg did not reduce mortality in adults with asthma at 1 year.",
         2,
     )
+    # a reason is data: the check that saw it and what differs, in the order of the checks' names
     assert result.not_comparable == (
-        "population: children vs adults",
-        "dose: 10 mg vs 20 mg",
-        "follow-up: 84 days vs 365 days",
+        NotComparable(kind="dose", detail="10 mg vs 20 mg"),
+        NotComparable(kind="follow-up", detail="84 days vs 365 days"),
+        NotComparable(kind="population", detail="children vs adults"),
     )
+    assert str(result.not_comparable[2]) == "population: children vs adults"
     assert result.shared_terms == ("asthma", "drug", "mortality")
     # one population within the other, the same dose, 12 weeks against 3 months: comparable
     same = compare(
@@ -57,32 +78,192 @@ def test_shared_terms_leave_out_what_every_trial_report_says():
         1,
     )
     assert result.shared_terms == ()
-    assert result.not_comparable == ("shared terms: 0 (fewer than 1): no common intervention or outcome",)
+    assert result.not_comparable == (
+        NotComparable(kind="shared terms", detail="0 (fewer than 1): no common intervention or outcome"),
+    )
 
 
-def test_stances_follow_flagged_pairs_from_the_claim_in_most_of_them():
-    # 0-1, 0-2 flagged, 1-3 flagged; 4 joins by an unflagged pair; 5-6-7 a flagged triangle
-    # apart from the rest; 8-9 a second flagged part of cluster Q1 through the unflagged 3-8
-    edges = [
-        Edge(0, 1, True),
-        Edge(0, 2, True),
-        Edge(1, 3, True),
-        Edge(2, 4, False),
-        Edge(5, 6, True),
-        Edge(6, 7, True),
-        Edge(5, 7, True),
-        Edge(3, 8, False),
-        Edge(8, 9, True),
+def test_each_step_runs_alone_and_counts_what_it_drops():
+    texts = [
+        "Drug alpha lowered blood pressure in adults with hypertension.",
+        "Drug alpha did not lower blood pressure in adults with hypertension.",
+        "Drug alpha lowered blood pressure in children with hypertension.",
+        "drug alpha lowered blood pressure in adults  with hypertension.",
+        "Vitamin D had no effect on fractures.",
+        "Trial registration: NCT01234567.",
     ]
+    claims = [Claim(claim_id=f"c{i}", text=text, group=f"s{i}") for i, text in enumerate(texts)]
+    kept_claims, left_out = claims_that_claim(
+        claims, lambda texts: [0.01 if "registration" in t else 0.9 for t in texts], _params(min_claim=0.015)
+    )
+    assert kept_claims == claims[:5] and left_out == [(claims[5], 0.01)]
+    found = [Candidate(0, 1, 0.9), Candidate(0, 2, 0.8), Candidate(0, 3, 0.99), Candidate(0, 4, -0.9)]
+    found.append(Candidate(1, 4, -0.5))
+    topical, off_topic = on_same_topic(claims, found, lambda cosines: list(cosines), 0.5)
+    assert [(c.first, c.second) for c in topical] == [(0, 1), (0, 2)]
+    # cosines enter the calibration mapped to [0, 1] (-0.5 -> 0.25: off topic); the same
+    # sentence in two studies (0, 3) is dropped as such
+    assert off_topic == {"below_min_same_topic": 2, "identical_text": 1}
+    kept, dropped = comparable(claims, topical, Comparability(_params(min_shared_terms=2)), "drop")
+    assert [(c.first, c.second) for c in kept] == [(0, 1)] and dropped == {"not_comparable": 1}
+    population = NotComparable(kind="population", detail="adults vs children")
+    assert topical[1].comparison.not_comparable == (population,)
+    marked, _ = comparable(claims, topical, Comparability(_params(min_shared_terms=2)), "mark")
+    assert len(marked) == 2
+    assert scored(claims, marked, lambda pairs: [0.8 if "not" in a else 0.6 for a, _ in pairs]) == 2
+    assert marked[0].score == pytest.approx(0.7) and marked[1].score is None
+    threshold = flag_threshold(marked, rate=1.0)
+    assert threshold == pytest.approx(0.7) and flag_threshold(marked, rate=0.5) is None
+    order = ranked(claims, list(reversed(marked)))
+    assert [(c.first, c.second) for c in order] == [(0, 1), (0, 2)]
+    # at the flag threshold a pair's weight is 0 (it says nothing either way): the stances are
+    # read against a lower one, at which the flagged pair's 0.7 places its claims on two sides
+    assert grouped(claims, order, threshold, _params()).groups[0].counts[NEITHER] == 2
+    questions = grouped(claims, order, 0.5, _params())
+    assert questions.of(order[0]) == "Q1" and questions.of(order[1]) == ""
+    group = questions.groups[0]
+    assert group.counts == {YES: 1, NO: 1, NEITHER: 0} and group.disagreeing == ("c0|c1",)
+
+
+def test_the_flag_is_a_share_of_the_scored_pairs_ties_included():
+    kept = [Candidate(0, i, 0.0, score_ab=s, score_ba=s) for i, s in enumerate([0.9, 0.8, 0.8, 0.3, 0.1], 1)]
+    kept.append(Candidate(0, 9, 0.0))  # not scored: never counted, never flagged
+    assert flag_threshold(kept, 0.2) == 0.9  # the best 1 of 5
+    assert flag_threshold(kept, 0.4) == 0.8  # the best 2 of 5, and the pair tied with the second
+    assert sum(c.flagged(flag_threshold(kept, 0.4)) for c in kept) == 3
+    assert flag_threshold(kept, 0.19) is None  # under one pair in five: nothing flagged
+    assert flag_threshold(kept, 1.0) == 0.1
+
+
+def test_distinctive_shared_terms_route_pairs_the_embeddings_miss_within_a_question():
+    terms = [
+        frozenset({"mask", "spread", "covid"}),
+        frozenset({"mask", "surgical", "spread", "covid"}),
+        frozenset({"mask", "spread", "covid"}),  # the same study as the first
+        frozenset({"vitamin", "covid"}),
+        frozenset({"mask", "spread", "covid"}),  # another question
+    ]
+    groups = ["s1", "s2", "s1", "s3", "s4"]
+    blocks = ["masks", "masks", "masks", "vitamin", None]
+    # "covid" is in every claim: more than 3 claims use it, so it routes nothing
+    assert shared_term_pairs(terms, groups, blocks, min_shared=2, max_claims=3) == []
+    assert shared_term_pairs(terms, groups, blocks, min_shared=2, max_claims=4) == [(0, 1), (1, 2)]
+    assert shared_term_pairs(terms, groups, [None] * 5, min_shared=2, max_claims=4) == [
+        (0, 1),
+        (0, 4),
+        (1, 2),
+        (1, 4),
+        (2, 4),
+    ]
+    texts = [
+        "Masks prevent the spread of the virus.",
+        "Hand washing removes the virus.",
+        "Do surgical masks prevent its spread? No.",
+        "Vitamin D supplements lower infection rates.",
+    ]
+    # the embeddings pair 0 with 1 and 2 with 3; 0 and 2 share "mask", "prevent" and "spread"
+    vectors = np.asarray([[1, 0], [1, 0], [0, 1], [0, 1]], dtype=np.float32)
+    claims = [Claim(claim_id=f"c{i}", text=text, group=f"s{i}") for i, text in enumerate(texts)]
+    params = _params(neighbours=1, shared_term_route=2, distinctive_term_claims=4)
+    found, _ = candidates(claims, vectors, params)
+    assert {(c.first, c.second): c.route for c in found} == {
+        (0, 1): "neighbours",
+        (2, 3): "neighbours",
+        (0, 2): SHARED_TERMS,
+    }
+    assert found[1].cosine == 0.0  # (0, 2): what the embeddings say, though they did not find it
+    # the route off, or the two claims under different questions: the pair is not a candidate
+    assert len(candidates(claims, vectors, params.model_copy(update={"shared_term_route": 0}))[0]) == 2
+    asked = [claim.model_copy(update={"question": q}) for claim, q in zip(claims, "ABAB", strict=True)]
+    assert {(c.first, c.second) for c in candidates(asked, vectors, params)[0]} == {(0, 2), (1, 3)}
+
+
+def test_a_planted_check_module_shows_up_in_the_reasons_with_no_other_file_touched(tmp_path):
+    """A new comparability check is one module: copy the package, add the module, run the finder."""
+    shutil.copytree(ROOT / "scicon", tmp_path / "scicon", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "params.yaml", tmp_path / "params.yaml")
+    (tmp_path / "scicon" / "find" / "checks" / "setting.py").write_text(
+        "from scicon.find.checks import COMPARABILITY_CHECKS\n\n\n"
+        '@COMPARABILITY_CHECKS.register("setting", description="in hospital against at home")\n'
+        "def setting(params):\n"
+        "    def differs(first, second):\n"
+        '        if ("hospital" in first) != ("hospital" in second):\n'
+        '            yield "in hospital vs not"\n\n'
+        "    return differs\n",
+        encoding="utf-8",
+    )
+    script = (
+        "import json, numpy as np\n"
+        "from scicon.find.params import FindParams\n"
+        "from scicon.find.run import find_contradictions\n"
+        "from scicon.params import load_section\n"
+        "from scicon.records.find import Claim\n"
+        "texts = ['Drug alpha lowered blood pressure in hospital.',\n"
+        "         'Drug alpha lowered blood pressure at home.']\n"
+        "claims = [Claim(claim_id=f'c{i}', text=t, group=f's{i}') for i, t in enumerate(texts)]\n"
+        "result = find_contradictions(claims, load_section('params.yaml', 'find', FindParams),\n"
+        "    lambda texts: np.eye(len(texts), 4, dtype=np.float32), list, lambda pairs: [0.9] * len(pairs),\n"
+        "    lambda texts: [1.0] * len(texts))\n"
+        "reason = str(result.pairs[0].not_comparable[0])\n"
+        "print(json.dumps([result.report['not_comparable_reasons'], reason]))\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+    reasons, marked = json.loads(run.stdout.strip().splitlines()[-1])
+    assert reasons == {"setting": 1} and marked == "setting: in hospital vs not"
+
+
+def _two_questions() -> tuple[list[Edge], dict[int, int]]:
+    """Question one: claims 0-4, sides {0, 1, 2} and {3, 4}; question two: claims 5-8, {5, 6} and
+    {7, 8}; claim 9 joins question one by one pair the classifier cannot call. Pairs across a side
+    score high, within a side low, and one wrong pair (0, 1) is flagged although 0 and 1 agree."""
+    sides = {0: 1, 1: 1, 2: 1, 3: -1, 4: -1, 5: 1, 6: 1, 7: -1, 8: -1}
+    edges = []
+    for first, second in [(a, b) for a in range(9) for b in range(a + 1, 9)]:
+        if (first < 5) != (second < 5):
+            continue  # different questions: never a comparable pair
+        score = 0.9 if sides[first] != sides[second] else 0.05
+        edges.append(Edge(first, second, score, score >= 0.5))
+    edges[0] = Edge(0, 1, 0.7, True)  # the wrong pair
+    edges.append(Edge(2, 9, 0.5, True))
+    return sorted(edges, key=lambda e: -e.score), sides
+
+
+@pytest.mark.parametrize("exact_up_to", [18, 2])  # every split tried; the spectral start and local moves
+def test_each_question_splits_in_two_and_a_wrong_pair_is_outweighed_not_mixed(exact_up_to):
+    edges, sides = _two_questions()
     labels = clusters(11, edges)
-    names, groups = stance_groups(labels, edges)
+    names, groups = stance_groups(labels, edges, 0.5, exact_up_to, 0.6)
     assert sorted(names.values()) == ["Q1", "Q2"] and labels[10] not in names
-    by_name = {group.question: group for group in groups}
-    first = by_name["Q1"]
-    assert first.reference == 0
-    assert first.stances == {0: YES, 1: NO, 2: NO, 3: YES, 4: NEITHER}
-    assert by_name["Q1.2"].stances == {8: YES, 9: NO}
-    assert set(by_name["Q2"].stances.values()) == {MIXED}
+    assert len(groups) == 2  # one group per question, whatever the flagged pairs chain
+    for group in groups:
+        split = group.split
+        reference_side = sides[split.reference]
+        for claim, stance in group.stances.items():
+            if claim == 9:
+                assert stance == NEITHER  # its one pair says nothing either way
+            else:
+                assert stance == (YES if sides[claim] == reference_side else NO), (claim, group.stances)
+    first = next(group for group in groups if 0 in group.split.members)
+    assert first.split.reference in (0, 1, 2)  # the larger side holds the reference
+    assert first.split.sides[0] == first.split.sides[1]  # the wrong pair is overruled
+    assert first.split.confidence[0] < first.split.confidence[2]  # and costs its claims confidence
+    assert 0.9 < first.split.agreement < 1.0
+    assert split_cluster((5, 6, 7, 8), edges, 0.5, exact_up_to, 0.6).agreement == pytest.approx(1.0)
+
+
+def test_nothing_flagged_no_stance_groups_and_given_questions_are_the_clusters():
+    edges = [Edge(0, 1, 0.2, False), Edge(1, 2, 0.3, False)]
+    names, groups = stance_groups(clusters(3, edges), edges, None, 14, 0.6)
+    assert list(names.values()) == ["Q1"] and groups == []
+    assert list(clusters(4, edges, ["masks", "vitamin D", "masks", None])) == [0, 1, 0, 5]
 
 
 def test_candidates_are_the_nearest_claims_of_other_studies_and_reproducible():
@@ -170,10 +351,12 @@ def test_no_claims_is_an_error_and_one_study_an_empty_result_that_says_why(tmp_p
         lambda texts: np.eye(len(texts), 8, dtype=np.float32),
         lambda cosines: list(cosines),
         lambda pairs: [0.9] * len(pairs),
+        lambda texts: [1.0] * len(texts),
     )
     assert result.pairs == [] and "all 3 claims come from one study" in result.report["empty_reason"]
     # the whole run: a corpus of one abstract loads no model and says why
-    one = run_find(_params(classifier="/nonexistent"), _topic(), [], one_study)
+    params = _params(classifier="/nonexistent")
+    one = run_find(params, _topic(), _claim(params), [], one_study)
     assert one.pairs == [] and "come from one study" in one.report["empty_reason"]
 
 
@@ -185,19 +368,53 @@ def _topic() -> TopicModelSettings:
     return TopicModelSettings.model_validate(component_values("similarity", "embedding")["topic_model"])
 
 
+def _claim(params: FindParams) -> ClaimModelSettings:
+    return finder_claim_settings(
+        ClaimModelSettings.model_validate(component_values("claim", "trained")), params
+    )
+
+
+def test_the_finder_claim_model_takes_its_changes_from_find_claim_model_and_names_a_bad_one():
+    assert _claim(_params()).reporting_negatives is True
+    assert _claim(_params(claim_model={})).reporting_negatives is False  # evolve's, unchanged
+    with pytest.raises(ParamsError, match="find.claim_model.featurs: Extra inputs"):
+        _claim(_params(claim_model={"featurs": "tfidf"}))
+
+
+def test_registrations_on_the_demo_are_left_out_as_non_claims_and_the_conclusions_kept(
+    demo_abstracts, tmp_path
+):
+    params = _params(classifier=str(save_tiny_bert(tmp_path / "classifier", {0: "no", 1: "contradiction"})))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SCICON_CACHE_DIR", str(tmp_path / "cache"))
+        result = run_find(params, _topic(), _claim(params), demo_abstracts)
+    left_out = result.report["non_claims"]
+    registrations = [
+        s.text for a in demo_abstracts for s in a.sentences if s.text.startswith("Trial registration")
+    ]
+    assert len(registrations) == 3
+    assert sorted(row["text"] for row in left_out["least_claim_like"]) == sorted(registrations)
+    assert left_out["left_out"] == 3 and left_out["min_claim"] == params.min_claim
+    assert not any("registration" in claim.text for claim in result.claims)
+    conclusions = {s.text for a in demo_abstracts for s in a.sentences if s.role.value == "CONCLUSIONS"}
+    assert len(result.claims) == len(conclusions) - 3  # every other conclusion is still a claim
+
+
 @pytest.fixture(scope="module")
 def found(tmp_path_factory, demo_abstracts):
     """A real run on the claims fixture: MiniLM embeddings, the same-topic model fitted on the
     demo corpus, a tiny random classifier (scores are arbitrary, the bookkeeping is not)."""
     root = tmp_path_factory.mktemp("find")
     classifier = save_tiny_bert(root / "classifier", {0: "non_contradiction", 1: "contradiction"})
-    params = _params(classifier=str(classifier), min_same_topic=0.0, threshold=0.0, min_shared_terms=2)
-    topic = _topic()
+    params = _params(
+        classifier=str(classifier), min_same_topic=0.0, flag_rate=1.0, min_shared_terms=2, min_claim=0.0
+    )
+    topic, claim = _topic(), _claim(params)
     claims = read_claims_file(FIND / "claims.tsv")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("SCICON_CACHE_DIR", str(root / "cache"))
-        first = run_find(params, topic, demo_abstracts, claims)
-        second = run_find(params, topic, demo_abstracts, claims)
+        first = run_find(params, topic, claim, demo_abstracts, claims)
+        second = run_find(params, topic, claim, demo_abstracts, claims)
     write_outputs(first, params, root / "out", root / "find.html")
     return root, params, first, second
 
@@ -218,9 +435,9 @@ def test_a_run_pairs_claims_of_different_studies_in_both_orders_ranks_and_reruns
             assert pair.score == pytest.approx((pair.score_ab + pair.score_ba) / 2, abs=1e-6)
         else:
             assert pair.score is None and pair.score_ab is None and pair.score_ba is None
-        assert pair.flagged == pair.comparable  # threshold 0: every comparable pair is flagged
+        assert pair.flagged == pair.comparable  # flag rate 1: every scored pair is flagged
     assert first.report["scored"] == sum(pair.comparable for pair in first.pairs)
-    assert pairs["c1|c3"].not_comparable == ("population: adults vs children",)
+    assert pairs["c1|c3"].not_comparable == (NotComparable(kind="population", detail="adults vs children"),)
     assert pairs["c1|c2"].comparable and set(pairs["c1|c2"].shared_terms) >= {"alpha", "blood", "pressure"}
     # c1, c2 and c4 are not one question (c4 shares nothing), so c4 is in no stance group
     members = {stance.claim.claim_id for group in first.groups for stance in group.members}
@@ -248,7 +465,6 @@ def test_the_review_loop_gives_precision_at_k_and_leaves_reserved_abstracts_out(
         below=0,
         annotators=1,
         seed=3,
-        threshold=params.threshold,
         gold=gold,
         controls_per_batch=3,
         reserved=frozenset({"333"}),
@@ -277,7 +493,7 @@ def test_the_review_loop_gives_precision_at_k_and_leaves_reserved_abstracts_out(
     reviewed = read_reviewed(folder / "reviewed.jsonl")
     assert reviewed[top[0]["pair_id"]]["label"] == "contradiction"
     with pytest.raises(InputFormatError, match="already"):
-        export_review(result.pairs, folder, top=1, below=0, annotators=1, seed=3, threshold=0.5)
+        export_review(result.pairs, folder, top=1, below=0, annotators=1, seed=3)
     (folder / "annotations" / "annotator-1.tsv").write_text(
         f"{top[0]['item_id']}\tmaybe\t0\n", encoding="utf-8"
     )
@@ -302,6 +518,12 @@ def test_the_page_opens_in_headless_chromium_without_errors_and_shows_the_top_pa
     assert '<p id="script-errors"></p>' in dom
     top = result.pairs[0]
     assert top.a.text in dom and top.b.text in dom and "Reviewed: contradiction" in dom
+    # a stance meter per question: the claims on each side, counted
+    group = result.groups[0]
+    assert result.groups and dom.count('<span class="meter">') == len(result.groups)
+    assert sum(group.counts.values()) == len(group.members) and group.reference.text in dom
+    for stance, count in group.counts.items():
+        assert (f'title="{stance.capitalize()}: {count}"' in dom) == (count > 0)
     shot = tmp_path / "find.png"
     subprocess.run(
         [*command, "--window-size=1200,900", f"--screenshot={shot}", page.as_uri()],

@@ -16,8 +16,9 @@ from pathlib import Path
 from scicon.errors import ParamsError
 from scicon.find.claims import read_claims_file
 from scicon.find.params import FindParams
-from scicon.find.pipeline import read_outputs, run_find, write_outputs, write_page
+from scicon.find.pipeline import finder_claim_settings, read_outputs, run_find, write_outputs, write_page
 from scicon.find.review import export_review, read_review, read_reviewed
+from scicon.fitted.claim_model import ClaimModelSettings
 from scicon.fitted.topic_model import TopicModelSettings
 from scicon.io import read_id_list, read_jsonl, write_json
 from scicon.params import load_section
@@ -32,7 +33,8 @@ def parser() -> argparse.ArgumentParser:
     run = steps.add_parser("run", help="find contradicting claims in a corpus")
     run.add_argument("--abstracts", required=True, help="JSONL of abstracts as the ingest stage writes them")
     run.add_argument(
-        "--claims", help="claims file (JSONL or TSV: id, text, group, pmid) instead of the abstracts' claims"
+        "--claims",
+        help="claims file (JSONL or TSV: id, text, group, pmid, question) instead of the abstracts' claims",
     )
     run.add_argument("--classifier", help="classifier folder (default: find.classifier)")
     run.add_argument("--out", required=True, help="output folder: contradictions.jsonl, stance_groups.jsonl")
@@ -44,7 +46,7 @@ def parser() -> argparse.ArgumentParser:
     export.add_argument("--out", required=True, help="the folder `run` wrote")
     export.add_argument("--folder", required=True, help="new review folder")
     export.add_argument("--top", type=int, default=50, help="best-ranked pairs to read")
-    export.add_argument("--below", type=int, default=50, help="comparable pairs below the threshold, sampled")
+    export.add_argument("--below", type=int, default=50, help="comparable pairs not flagged, sampled")
     export.add_argument("--annotators", type=int, default=1)
     export.add_argument(
         "--gold", type=Path, help="gold pairs (JSONL: id, sentence1, sentence2, gold) to hide as controls"
@@ -65,47 +67,53 @@ def parser() -> argparse.ArgumentParser:
 
 def main(args: argparse.Namespace) -> None:
     params = load_section(args.params, "find", FindParams)
-    if args.step == "run":
-        if args.classifier:
-            params = params.model_copy(update={"classifier": args.classifier})
-        topic = load_section(
-            args.params, "evolve.settings.similarity.embedding.topic_model", TopicModelSettings
-        )
-        abstracts = list(read_jsonl(args.abstracts, Abstract))
-        claims = read_claims_file(args.claims) if args.claims else None
-        result = run_find(params, topic, abstracts, claims, origin=args.claims or args.abstracts)
-        write_outputs(result, params, Path(args.out), Path(args.page))
-        write_json(args.report, result.report)
-    elif args.step == "review-export":
-        if args.annotators < 1:
-            raise ParamsError("--annotators: at least 1")
-        pairs, _ = read_outputs(Path(args.out))
-        manifest = export_review(
-            pairs,
-            Path(args.folder),
-            top=args.top,
-            below=args.below,
-            annotators=args.annotators,
-            seed=args.seed,
-            threshold=params.threshold,
-            gold=args.gold,
-            controls_per_batch=args.controls_per_batch,
-            reserved=read_id_list(args.reserved) if args.reserved else frozenset(),
-        )
-        print(json.dumps(manifest, indent=2))
-    elif args.step == "review-read":
-        figures = read_review(Path(args.folder))
-        write_json(args.report, figures)
-        print(
-            json.dumps(
-                {k: figures[k] for k in ("precision_at", "not_comparable", "controls", "missing")}, indent=2
-            )
-        )
-    else:
-        pairs, groups = read_outputs(Path(args.out))
-        report = json.loads(Path(args.report).read_text(encoding="utf-8"))
-        reviews = read_reviewed(args.reviewed) if args.reviewed else None
-        write_page(pairs, groups, report, params, Path(args.page), reviews)
+    steps = {"run": _run, "review-export": _review_export, "review-read": _review_read, "page": _page}
+    steps[args.step](args, params)
+
+
+def _run(args: argparse.Namespace, params: FindParams) -> None:
+    if args.classifier:
+        params = params.model_copy(update={"classifier": args.classifier})
+    topic = load_section(args.params, "evolve.settings.similarity.embedding.topic_model", TopicModelSettings)
+    evolve_claim = load_section(args.params, "evolve.settings.claim.trained", ClaimModelSettings)
+    claim = finder_claim_settings(evolve_claim, params, args.params)
+    abstracts = list(read_jsonl(args.abstracts, Abstract))
+    claims = read_claims_file(args.claims) if args.claims else None
+    result = run_find(params, topic, claim, abstracts, claims, origin=args.claims or args.abstracts)
+    write_outputs(result, params, Path(args.out), Path(args.page))
+    write_json(args.report, result.report)
+
+
+def _review_export(args: argparse.Namespace, params: FindParams) -> None:
+    if args.annotators < 1:
+        raise ParamsError("--annotators: at least 1")
+    pairs, _ = read_outputs(Path(args.out))
+    manifest = export_review(
+        pairs,
+        Path(args.folder),
+        top=args.top,
+        below=args.below,
+        annotators=args.annotators,
+        seed=args.seed,
+        gold=args.gold,
+        controls_per_batch=args.controls_per_batch,
+        reserved=read_id_list(args.reserved) if args.reserved else frozenset(),
+    )
+    print(json.dumps(manifest, indent=2))
+
+
+def _review_read(args: argparse.Namespace, params: FindParams) -> None:
+    figures = read_review(Path(args.folder))
+    write_json(args.report, figures)
+    shown = ("precision_at", "not_comparable", "controls", "missing")
+    print(json.dumps({key: figures[key] for key in shown}, indent=2))
+
+
+def _page(args: argparse.Namespace, params: FindParams) -> None:
+    pairs, groups = read_outputs(Path(args.out))
+    report = json.loads(Path(args.report).read_text(encoding="utf-8"))
+    reviews = read_reviewed(args.reviewed) if args.reviewed else None
+    write_page(pairs, groups, report, params, Path(args.page), reviews)
 
 
 if __name__ == "__main__":

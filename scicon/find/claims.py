@@ -1,10 +1,12 @@
 """Claims to compare: the conclusions of ingested abstracts with their evidence, or a claims file.
 
-A claims file is JSON Lines (``{"id", "text", "group"?, "pmid"?}``) or tab-separated with a
-header naming those columns. ``group`` is the study a claim comes from (claims of one group
-are never paired); without one a claim's PMID is its group, else the claim is a study of its
-own. A missing or empty field, an unknown one, a repeated id or bytes that are not UTF-8 stop
-the reader with the file and line named. The same text twice in one study is kept once.
+A claims file is JSON Lines (``{"id", "text", "group"?, "pmid"?, "question"?}``) or
+tab-separated with a header naming those columns. ``group`` is the study a claim comes from
+(claims of one group are never paired); without one a claim's PMID is its group, else the
+claim is a study of its own. ``question`` blocks: claims are paired only within their
+question, which is then their question cluster. A missing or empty field, an unknown one, a
+repeated id or bytes that are not UTF-8 stop the reader with the file and line named. The
+same text twice in one study is kept once.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from scicon.tsv import read_table
 
 log = logging.getLogger(__name__)
 
-FIELDS = ("id", "text", "group", "pmid")
+FIELDS = ("id", "text", "group", "pmid", "question")
 REQUIRED = ("id", "text")
 Encoder = Callable[[Sequence[str]], np.ndarray]  # unit-length rows, one per text
 
@@ -91,7 +93,16 @@ def read_claims_file(path: str | Path) -> list[Claim]:
         group = (row.get("group") or "").strip() or pmid
         if group is None:
             ungrouped += 1
-        claims.append(Claim(claim_id=claim_id, text=row["text"].strip(), group=group or claim_id, pmid=pmid))
+        question = (row.get("question") or "").strip() or None
+        claims.append(
+            Claim(
+                claim_id=claim_id,
+                text=row["text"].strip(),
+                group=group or claim_id,
+                pmid=pmid,
+                question=question,
+            )
+        )
     if ungrouped:
         log.info("%s: %d claims have no group or PMID: each is a study of its own", path, ungrouped)
     return _deduplicated(claims)

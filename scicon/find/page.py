@@ -1,4 +1,5 @@
-"""The finder's page: ranked pairs side by side with their evidence, stance groups, filters.
+"""The finder's page: ranked pairs side by side with their evidence, a stance meter per question,
+filters.
 
 One self-contained HTML file (no network request: styles and the filter script are inline),
 so it opens offline and can be mailed. The pairs are rendered as HTML, not built by the
@@ -13,10 +14,13 @@ import html
 import json
 from collections.abc import Mapping, Sequence
 
-from scicon.records.find import Claim, FoundPair, StanceGroupRecord
+from scicon.records.find import Claim, FoundPair, Stance, StanceGroupRecord
 
 PUBMED = "https://pubmed.ncbi.nlm.nih.gov/{}/"
 PUBMED_CENTRAL = "https://www.ncbi.nlm.nih.gov/pmc/articles/{}/"  # articles named by PMCID (PMC101395)
+STANCE_ORDER = ("yes", "no", "neither")
+LABELS = {"yes": "Yes", "no": "No", "neither": "Neither"}
+DISAGREEING_SHOWN = 3  # per question: the pairs across its split with the highest scores
 
 STYLE = """
 body{font-family:system-ui,sans-serif;margin:0 auto;max-width:1200px;padding:1em;color:#222}
@@ -31,7 +35,12 @@ h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em}
 .evidence{font-size:.9em;color:#333;margin:.2em 0 0 .6em}
 .review{font-weight:bold}.reason{color:#8e44ad}
 table{border-collapse:collapse}td,th{border:1px solid #ddd;padding:.25em .5em;vertical-align:top}
-.stance-yes{color:#1e7b34}.stance-no{color:#c0392b}.stance-mixed{color:#8e44ad}
+.stance-yes h4{color:#1e7b34}.stance-no h4{color:#c0392b}.stance-neither h4{color:#777}
+.question{border-top:1px solid #ccc;padding:.3em 0}.members{padding-left:1.2em}.members li{margin:.3em 0}
+.question summary{cursor:pointer}
+.meter{display:flex;height:1.4em;border-radius:4px;overflow:hidden;margin:.3em 0 .3em 1.2em;max-width:600px}
+.meter span{color:#fff;text-align:center;font-size:.85em;line-height:1.4em}
+.meter-yes{background:#1e7b34}.meter-no{background:#c0392b}.meter-neither{background:#aaa}
 #script-errors{color:#c0392b}
 """
 
@@ -106,7 +115,9 @@ def _pair(pair: FoundPair, review: Mapping | None) -> str:
     comparability = (
         "comparable"
         if pair.comparable
-        else '<span class="reason">not comparable: ' + _text("; ".join(pair.not_comparable)) + "</span>"
+        else '<span class="reason">not comparable: '
+        + _text("; ".join(str(reason) for reason in pair.not_comparable))
+        + "</span>"
     )
     reviewed = ""
     if review:
@@ -122,24 +133,90 @@ def _pair(pair: FoundPair, review: Mapping | None) -> str:
     )
 
 
-def _groups(groups: Sequence[StanceGroupRecord]) -> str:
+def _member(stance: Stance) -> str:
+    evidence = (
+        f'<div class="evidence">Evidence: {_text(stance.claim.evidence)}</div>'
+        if stance.claim.evidence
+        else ""
+    )
+    return (
+        f'<li><span class="meta">{_study(stance.claim)} · confidence {stance.confidence:.2f}</span>'
+        f"<div>{_text(stance.claim.text)}</div>{evidence}</li>"
+    )
+
+
+def _meter(counts: Mapping[str, int]) -> str:
+    """A bar of the claims on each side and those that say neither, each part as wide as its share."""
+    total = sum(counts.values()) or 1
+    parts = "".join(
+        f'<span class="meter-{stance}" style="width:{100 * counts[stance] / total:.1f}%" '
+        f'title="{LABELS[stance]}: {counts[stance]}">{counts[stance] or ""}</span>'
+        for stance in STANCE_ORDER
+        if counts.get(stance)
+    )
+    return f'<span class="meter">{parts}</span>'
+
+
+def _pair_list(pair_ids: Sequence[str], by_id: Mapping[str, FoundPair], limit: int) -> str:
+    rows = []
+    for pair_id in pair_ids[:limit]:
+        pair = by_id.get(pair_id)
+        if pair is not None:
+            rank = f'<a href="#pair-{pair.rank}">#{pair.rank}</a>'
+            texts = f"«{_text(pair.a.text)}» vs «{_text(pair.b.text)}»"
+            rows.append(f"<li>{rank} P(contradiction) {pair.score:.3f}: {texts}</li>")
+    return "<ul>" + "".join(rows) + "</ul>" if rows else ""
+
+
+def _group(group: StanceGroupRecord, by_id: Mapping[str, FoundPair], opened: bool) -> str:
+    """One question: its meter in the summary line; opened, each side's claims with their evidence
+    and the pairs that disagree most."""
+    columns = "".join(
+        f'<div class="side stance-{stance}"><h4>{LABELS[stance]} ({group.counts[stance]})</h4>'
+        f'<ul class="members">{"".join(_member(m) for m in group.members if m.stance == stance)}</ul></div>'
+        for stance in STANCE_ORDER
+    )
+    asked = f"<p><b>Question:</b> {_text(group.asked)}</p>" if group.asked else ""
+    disagree = _pair_list(group.disagreeing, by_id, DISAGREEING_SHOWN)
+    overruled = _pair_list(group.overruled, by_id, DISAGREEING_SHOWN)
+    return (
+        f'<details class="question" id="question-{_text(group.question)}"{" open" if opened else ""}>'
+        f"<summary><b>{_text(group.question)}</b> {_text(group.asked or group.reference.text)}"
+        f"{_meter(group.counts)}</summary>{asked}"
+        f'<p class="meta">Yes: says what «{_text(group.reference.text)}» says; no: the other side; '
+        f"neither: the scores do not place it. The split agrees with {group.agreement:.0%} of the "
+        "pairs' weight.</p>"
+        f'<div class="sides">{columns}</div>'
+        + (f"<h4>Pairs that disagree most</h4>{disagree}" if disagree else "")
+        + (f"<h4>Flagged pairs the rest of the question outweighs</h4>{overruled}" if overruled else "")
+        + "</details>"
+    )
+
+
+def _groups(groups: Sequence[StanceGroupRecord], pairs: Sequence[FoundPair]) -> str:
     if not groups:
         return "<p>No question has a flagged contradiction.</p>"
-    parts = []
-    for group in groups:
-        rows = "".join(
-            f'<tr><td class="stance-{member.stance}">{member.stance}</td><td>{_study(member.claim)}</td>'
-            f"<td>{_text(member.claim.text)}</td></tr>"
-            for member in group.members
-        )
-        parts.append(
-            f'<h3 id="question-{_text(group.question)}">'
-            f"{_text(group.question)}: {_text(group.reference.text)}</h3>"
-            '<p class="meta">yes: says what this claim says; no: says the opposite (a flagged pair); '
-            "neither: in the question, in no flagged pair</p>"
-            f"<table><tr><th>stance</th><th>study</th><th>claim</th></tr>{rows}</table>"
-        )
-    return "".join(parts)
+    by_id = {pair.pair_id: pair for pair in pairs}
+    return "".join(_group(group, by_id, opened=number == 0) for number, group in enumerate(groups))
+
+
+def _filters(options: str, shown: int) -> str:
+    return f"""<div class="filters">
+<label>min P(contradiction) <input type="range" id="min-score" min="0" max="1" step="0.01" value="0">
+<span id="min-score-value">0.00</span></label>
+<label>question <select id="question"><option value="">all</option>{options}</select></label>
+<label><input type="checkbox" id="flagged-only"> flagged only</label>
+<label><input type="checkbox" id="comparable-only"> comparable only</label>
+<span>shown: <b id="shown-count">{shown}</b></span> <span id="script-status" class="meta"></span>
+</div>"""
+
+
+def _figures(report: Mapping) -> str:
+    shown = ("claims", "non_claims", "studies", "candidate_pairs", "comparable", "flagged", "stance_groups")
+    values = dict(report) | {"non_claims": (report.get("non_claims") or {}).get("left_out")}
+    return "".join(
+        f"<span>{_text(name.replace('_', ' '))}: <b>{_text(values.get(name))}</b></span>" for name in shown
+    )
 
 
 def render_page(
@@ -155,10 +232,7 @@ def render_page(
     shown = list(pairs[:limit])
     questions = sorted({pair.question for pair in shown if pair.question}, key=lambda name: (len(name), name))
     options = "".join(f'<option value="{_text(name)}">{_text(name)}</option>' for name in questions)
-    figures = "".join(
-        f"<span>{_text(name.replace('_', ' '))}: <b>{_text(report.get(name))}</b></span>"
-        for name in ("claims", "studies", "candidate_pairs", "comparable", "flagged", "stance_groups")
-    )
+    figures = _figures(report)
     empty = (
         f"<p><b>No pair to show:</b> {_text(report['empty_reason'])}</p>"
         if report.get("empty_reason")
@@ -175,19 +249,12 @@ Showing the {len(shown)} best-ranked of {len(pairs)} pairs ({reviewed} reviewed)
 Comparable pairs come first, by score; the rest are not scored (their text shows they are
 not about one question) and follow by P(same topic).</p>
 <p id="script-errors"></p>
-<div class="filters">
-<label>min P(contradiction) <input type="range" id="min-score" min="0" max="1" step="0.01" value="0">
-<span id="min-score-value">0.00</span></label>
-<label>question <select id="question"><option value="">all</option>{options}</select></label>
-<label><input type="checkbox" id="flagged-only"> flagged only</label>
-<label><input type="checkbox" id="comparable-only"> comparable only</label>
-<span>shown: <b id="shown-count">{len(shown)}</b></span> <span id="script-status" class="meta"></span>
-</div>
+{_filters(options, len(shown))}
 {empty}
+<h2>Stance per question</h2>
+{_groups(groups, pairs)}
 <h2>Ranked pairs</h2>
 {"".join(_pair(pair, reviews.get(pair.pair_id)) for pair in shown)}
-<h2>Stance groups</h2>
-{_groups(groups)}
 <script>{SCRIPT}</script>
 </body></html>
 """

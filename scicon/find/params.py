@@ -16,7 +16,25 @@ class FindParams(Section):
         min_length=1,
         description="sentences of an abstract that are its claims (its results are the evidence)",
     )
+    min_claim: float = Field(
+        ge=0.0,
+        le=1.0,
+        description="calibrated P(claim) a claim needs (the claim model of evolve's claim filter, with "
+        "find.claim_model's changes); one below it is left out and counted",
+    )
+    claim_model: dict = Field(
+        description="settings of evolve.settings.claim.trained the finder's claim model changes"
+    )
     neighbours: int = Field(gt=0, description="nearest claims of other studies looked at per claim")
+    shared_term_route: int = Field(
+        ge=0,
+        description="claims of other studies sharing at least this many distinctive content terms are "
+        "candidates too, whatever their embeddings say (0: no such route)",
+    )
+    distinctive_term_claims: int = Field(
+        ge=2,
+        description="a content term used by more claims than this is not distinctive (it routes no pair)",
+    )
     min_same_topic: float = Field(
         ge=0.0,
         le=1.0,
@@ -29,7 +47,18 @@ class FindParams(Section):
         description="a pair whose text shows a different population, dose or no shared term: "
         "kept and marked, or dropped (counted either way)"
     )
-    threshold: float = Field(ge=0.0, le=1.0, description="mean calibrated P(contradiction) that flags a pair")
+    flag_rate: float = Field(
+        gt=0.0,
+        le=1.0,
+        description="share of the scored pairs flagged, the best-scored: the score where it falls is the "
+        "run's flag threshold (reported), the same share whichever classifier scores",
+    )
+    stance_exact_up_to: int = Field(
+        ge=2, le=18, description="question clusters of up to this many claims are split exactly (every split)"
+    )
+    stance_min_confidence: float = Field(
+        ge=0.5, le=1.0, description="a claim less sure of its side than this says neither"
+    )
     hnsw_links: int = Field(ge=4, le=128, description="HNSW graph links per claim (faiss M)")
     hnsw_construction: int = Field(ge=8, description="HNSW candidate list while building (efConstruction)")
     hnsw_search: int = Field(ge=8, description="HNSW candidate list while searching (efSearch)")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -13,27 +14,39 @@ from scicon.classifier import ContradictionClassifier
 from scicon.find.claims import claims_from_abstracts, require_claims
 from scicon.find.page import render_page
 from scicon.find.params import FindParams
-from scicon.find.run import FindResult, find_contradictions
+from scicon.find.run import Calibrate, ClaimProbability, Encoder, FindResult, Score, find_contradictions
 from scicon.fitted.base import encode
+from scicon.fitted.claim_model import ClaimModelSettings, fit_claim_model
 from scicon.fitted.topic_model import TopicModelSettings, fit_topic_model
 from scicon.io import atomic_open, read_jsonl, staged_folder, write_jsonl
+from scicon.params import validate_section
 from scicon.records.corpus import Abstract
 from scicon.records.find import Claim, FoundPair, StanceGroupRecord
 
 log = logging.getLogger(__name__)
 
 
-def run_find(
-    params: FindParams,
-    topic: TopicModelSettings,
-    calibration_abstracts: Sequence[Abstract],
-    claims: Sequence[Claim] | None = None,
-    origin: str = "the abstracts",
-) -> FindResult:
-    """Find contradicting claims: those of ``claims``, or the ``params.claim_roles`` sentences
-    of the abstracts; the same-topic model is calibrated on ``calibration_abstracts``."""
+def finder_claim_settings(
+    evolve_claim: ClaimModelSettings, params: FindParams, origin: str = "params.yaml"
+) -> ClaimModelSettings:
+    """The finder's claim model: EvoNLI's claim filter's settings with ``find.claim_model``'s changes."""
+    values = evolve_claim.model_dump(mode="json") | params.claim_model
+    return validate_section(ClaimModelSettings, values, "find.claim_model.", origin=origin)
 
-    # the claims are encoded for their evidence and again for their neighbours: once is enough
+
+@dataclass
+class FinderModels:
+    """What a find run scores with: the fitted same-topic and claim models and the classifier."""
+
+    same_topic: Calibrate
+    score: Score
+    claim_probability: ClaimProbability
+    quality: dict  # the fitted models' held-out quality, for the report
+
+
+def caching_encoder(topic: TopicModelSettings) -> Encoder:
+    """The topic model's sentence encoder, each text encoded once (a claim is encoded for its
+    evidence and again for its neighbours)."""
     encoded: dict[str, np.ndarray] = {}
 
     def encoder(texts: Sequence[str]) -> np.ndarray:
@@ -42,6 +55,44 @@ def run_find(
             encoded.update(zip(new, encode(topic.encoder, new, topic.batch_size), strict=True))
         return np.stack([encoded[text] for text in texts]) if texts else np.zeros((0, 0), dtype=np.float32)
 
+    return encoder
+
+
+def finder_models(
+    params: FindParams,
+    topic: TopicModelSettings,
+    claim_settings: ClaimModelSettings,
+    calibration_abstracts: Sequence[Abstract],
+) -> FinderModels:
+    """The same-topic and claim models fitted on ``calibration_abstracts`` (or from the cache),
+    and the classifier of ``find.classifier``, calibrated."""
+    claim_model = fit_claim_model(calibration_abstracts, claim_settings)
+    topic_model = fit_topic_model(calibration_abstracts, topic)
+    classifier = ContradictionClassifier(params.classifier, batch_size=params.batch_size)
+
+    def score(pairs: Sequence[tuple[str, str]]) -> list[float]:
+        return classifier.calibrate(
+            classifier.raw_contradiction_probabilities(pairs, progress="find: scoring")
+        )
+
+    quality = {
+        "same_topic_model": topic_model.quality(params.min_same_topic),
+        "claim_model": claim_model.quality(params.min_claim),
+    }
+    return FinderModels(topic_model.calibrate, score, claim_model.probabilities, quality)
+
+
+def run_find(
+    params: FindParams,
+    topic: TopicModelSettings,
+    claim_settings: ClaimModelSettings,
+    calibration_abstracts: Sequence[Abstract],
+    claims: Sequence[Claim] | None = None,
+    origin: str = "the abstracts",
+) -> FindResult:
+    """Find contradicting claims: those of ``claims``, or the ``params.claim_roles`` sentences
+    of the abstracts; the same-topic and claim models are fitted on ``calibration_abstracts``."""
+    encoder = caching_encoder(topic)
     started = time.perf_counter()
     if claims is None:
         claims = claims_from_abstracts(calibration_abstracts, params.claim_roles, encoder)
@@ -49,19 +100,16 @@ def run_find(
     require_claims(claims, origin)
     if len({claim.group for claim in claims}) < 2:
         # nothing to compare, so nothing to fit or load: the result is empty and says why
-        return find_contradictions(claims, params, encoder, lambda cosines: [], lambda pairs: [])
-    topic_model = fit_topic_model(calibration_abstracts, topic)
-    classifier = ContradictionClassifier(params.classifier, batch_size=params.batch_size)
-
-    def score(pairs):
-        return classifier.calibrate(
-            classifier.raw_contradiction_probabilities(pairs, progress="find: scoring")
+        return find_contradictions(
+            claims, params, encoder, lambda cosines: [], lambda pairs: [], lambda texts: [1.0] * len(texts)
         )
-
-    result = find_contradictions(claims, params, encoder, topic_model.calibrate, score)
+    models = finder_models(params, topic, claim_settings, calibration_abstracts)
+    result = find_contradictions(
+        claims, params, encoder, models.same_topic, models.score, models.claim_probability
+    )
     # claims read from abstracts were encoded then, with their evidence
     result.report["timings"]["seconds"]["claims"] = round(claims_seconds, 3)
-    result.report["same_topic_model"] = topic_model.quality(params.min_same_topic)
+    result.report |= models.quality
     return result
 
 
@@ -84,8 +132,8 @@ def write_page(
     reviews: dict[str, dict] | None = None,
 ) -> None:
     settings = params.model_dump(
-        mode="json", include={"classifier", "threshold", "min_same_topic", "neighbours"}
-    )
+        mode="json", include={"classifier", "flag_rate", "min_claim", "min_same_topic", "neighbours"}
+    ) | {"flag_threshold": report.get("flag", {}).get("threshold")}
     with atomic_open(page) as handle:
         handle.write(render_page(pairs, groups, report, settings, params.page_pairs, reviews))
 

@@ -1,13 +1,13 @@
 """The review loop: flagged pairs out to blind readers, their answers back as precision at k.
 
 ``export`` writes a review folder: the best-ranked pairs and a seeded random sample of the
-comparable pairs below the threshold (what the finder misses), shuffled together with hidden
+comparable pairs the finder did not flag (what it misses), shuffled together with hidden
 gold controls into one plain-text batch per annotator (item ids that say nothing of where an
 item came from), and a private ``key.jsonl``. The readers follow the gold instructions with
 one added label, ``not comparable`` (the header of every batch says when to use it).
 ``read`` checks the answers (``annotations/<annotator>.tsv``: ``item_id<TAB>label<TAB>garbled``;
 a bad line stops with file and line named), and gives precision at k over the ranked pairs,
-the share of contradictions below the threshold, what was not comparable, and each
+the share of contradictions among the pairs not flagged, what was not comparable, and each
 annotator's accuracy on the controls; ``reviewed.jsonl`` carries the labels to the page.
 """
 
@@ -26,7 +26,6 @@ from scicon.audit.agreement import wilson_interval
 from scicon.errors import InputFormatError, InputNotFoundError, NoWorkError
 from scicon.io import atomic_open, read_json_objects, read_jsonl, write_json, write_jsonl
 from scicon.judgements.readback import checked_answers, tsv_reads
-from scicon.params import meets_threshold
 from scicon.records.base import Record
 from scicon.records.find import FoundPair
 
@@ -52,7 +51,7 @@ ADDENDUM = """# Read ../shared/data/gold/INSTRUCTIONS.md (or the INSTRUCTIONS.md
 
 class ReviewItem(Record):
     item_id: str
-    source: str = Field(description="top (best-ranked), below (below the threshold, sampled) or control")
+    source: str = Field(description="top (best-ranked), below (not flagged, sampled) or control")
     annotator: str
     pair_id: str | None = None
     rank: int | None = None
@@ -89,7 +88,6 @@ def export_review(
     below: int,
     annotators: int,
     seed: int,
-    threshold: float,
     gold: Path | None = None,
     controls_per_batch: int = 0,
     reserved: frozenset[str] = frozenset(),
@@ -100,45 +98,67 @@ def export_review(
     if (folder / KEY_FILE).exists():
         raise InputFormatError(str(folder / KEY_FILE), "a review exists here already: export to a new folder")
     ranked = sorted(pairs, key=lambda pair: pair.rank)
-    held_back = [pair for pair in ranked if {pair.a.pmid, pair.b.pmid} & reserved]
+    held_back = sum(1 for pair in ranked if {pair.a.pmid, pair.b.pmid} & reserved)
     ranked = [pair for pair in ranked if not {pair.a.pmid, pair.b.pmid} & reserved]
-    chosen_top = ranked[:top]
     rng = random.Random(seed)
-    under = [pair for pair in ranked[top:] if pair.comparable and not meets_threshold(pair.score, threshold)]
+    chosen_top = ranked[:top]
+    under = [pair for pair in ranked[top:] if pair.comparable and not pair.flagged]
     chosen_below = rng.sample(under, min(below, len(under)))
     if not chosen_top and not chosen_below:
         raise NoWorkError("find review: no pair to review")
     names = [f"annotator-{number}" for number in range(1, annotators + 1)]
-    items: list[ReviewItem] = []
-    for position, (source, pair) in enumerate(
-        [("top", p) for p in chosen_top] + [("below", p) for p in chosen_below]
-    ):
+    items = _pair_items(chosen_top, chosen_below, names, seed, rng)
+    if gold is not None and controls_per_batch:
+        items += _control_items(_read_gold(gold), names, controls_per_batch, seed, rng)
+    _write_batches(folder, items, names, seed)
+    controls = sum(item.source == "control" for item in items)
+    manifest = {"top": len(chosen_top), "below": len(chosen_below), "below_pool": len(under)}
+    manifest |= {"reserved_left_out": held_back, "controls": controls, "annotators": annotators, "seed": seed}
+    write_json(folder / "manifest.json", manifest)
+    return manifest
+
+
+def _pair_items(
+    chosen_top: Sequence[FoundPair], chosen_below: Sequence[FoundPair], names: list[str], seed: int, rng
+) -> list[ReviewItem]:
+    """The pairs to read, each shown as A and B in a random order, dealt to the annotators in turn."""
+    items = []
+    chosen = [("top", p) for p in chosen_top] + [("below", p) for p in chosen_below]
+    for position, (source, pair) in enumerate(chosen):
         a, b = (pair.a.text, pair.b.text) if rng.random() < 0.5 else (pair.b.text, pair.a.text)
         items.append(
             ReviewItem(
                 item_id=_item_id(seed, pair.pair_id),
                 source=source,
-                annotator=names[position % annotators],
+                annotator=names[position % len(names)],
                 pair_id=pair.pair_id,
                 rank=pair.rank,
                 sentence_a=a,
                 sentence_b=b,
             )
         )
-    if gold is not None and controls_per_batch:
-        gold_rows = _read_gold(gold)
-        for name in names:
-            for row in _gold_controls(gold_rows, controls_per_batch, rng):
-                items.append(
-                    ReviewItem(
-                        item_id=_item_id(seed, f"{name}:{row['id']}"),
-                        source="control",
-                        annotator=name,
-                        gold=row["gold"],
-                        sentence_a=row["sentence1"],
-                        sentence_b=row["sentence2"],
-                    )
-                )
+    return items
+
+
+def _control_items(
+    gold_rows: list[dict], names: list[str], per_batch: int, seed: int, rng
+) -> list[ReviewItem]:
+    return [
+        ReviewItem(
+            item_id=_item_id(seed, f"{name}:{row['id']}"),
+            source="control",
+            annotator=name,
+            gold=row["gold"],
+            sentence_a=row["sentence1"],
+            sentence_b=row["sentence2"],
+        )
+        for name in names
+        for row in _gold_controls(gold_rows, per_batch, rng)
+    ]
+
+
+def _write_batches(folder: Path, items: list[ReviewItem], names: list[str], seed: int) -> None:
+    """The private key, and one shuffled plain-text batch per annotator."""
     write_jsonl(folder / KEY_FILE, items)
     (folder / ANNOTATIONS).mkdir(parents=True, exist_ok=True)
     for name in names:
@@ -149,18 +169,6 @@ def export_review(
             lines += [f"[{number}] {item.item_id}", f"A: {item.sentence_a}", f"B: {item.sentence_b}", ""]
         with atomic_open(folder / BLINDED / f"{name}.txt") as handle:
             handle.write("\n".join(lines))
-    manifest = {
-        "top": len(chosen_top),
-        "below": len(chosen_below),
-        "below_pool": len(under),
-        "reserved_left_out": len(held_back),
-        "controls": sum(item.source == "control" for item in items),
-        "annotators": annotators,
-        "threshold": threshold,
-        "seed": seed,
-    }
-    write_json(folder / "manifest.json", manifest)
-    return manifest
 
 
 def _precision(labels: list[str]) -> dict:
@@ -193,21 +201,29 @@ def read_review(folder: Path, ks: Sequence[int] = (10, 25, 50)) -> dict:
         )
     items = {item.item_id: item for item in read_jsonl(folder / KEY_FILE, ReviewItem)}
     answers = _answers(folder, items)
-    missing = [item_id for item_id in items if item_id not in answers]
-    controls: dict[str, list[bool]] = {}
-    for item in items.values():
-        if item.source == "control" and item.item_id in answers:
-            said = answers[item.item_id][0] == "contradiction"
-            controls.setdefault(item.annotator, []).append(said == (item.gold == "contradiction"))
-    ranked = sorted(
-        (item for item in items.values() if item.source == "top" and item.item_id in answers),
-        key=lambda i: i.rank,
-    )
-    below = [item for item in items.values() if item.source == "below" and item.item_id in answers]
+    answered = [item for item in items.values() if item.item_id in answers]
+    ranked = sorted((item for item in answered if item.source == "top"), key=lambda i: i.rank)
+    below = [item for item in answered if item.source == "below"]
 
     def labels_of(chosen: Sequence[ReviewItem]) -> list[str]:
         return [answers[item.item_id][0] for item in chosen]
 
+    reviewed = _write_reviewed(folder, answered, answers)
+    return {
+        "precision_at": {str(k): _precision(labels_of(ranked[:k])) for k in ks if k <= len(ranked)},
+        "top": {"labels": dict(Counter(labels_of(ranked))), **_precision(labels_of(ranked))},
+        "below_threshold": {"labels": dict(Counter(labels_of(below))), **_precision(labels_of(below))},
+        "not_comparable": sum(1 for row in reviewed if row["label"] == "not comparable"),
+        "garbled": sum(row["garbled"] for row in reviewed),
+        "controls": _control_accuracy(answered, answers),
+        "missing": len(items) - len(answered),
+    }
+
+
+def _write_reviewed(
+    folder: Path, answered: list[ReviewItem], answers: dict[str, tuple[str, int]]
+) -> list[dict]:
+    """``reviewed.jsonl``: the label of each pair read (controls left out), for the page."""
     reviewed = [
         {
             "pair_id": item.pair_id,
@@ -217,23 +233,25 @@ def read_review(folder: Path, ks: Sequence[int] = (10, 25, 50)) -> dict:
             "garbled": answers[item.item_id][1],
             "readers": 1,
         }
-        for item in sorted(items.values(), key=lambda i: (i.source, i.rank or 0))
-        if item.source != "control" and item.item_id in answers
+        for item in sorted(answered, key=lambda i: (i.source, i.rank or 0))
+        if item.source != "control"
     ]
     with atomic_open(folder / REVIEWED_FILE) as handle:
         for row in reviewed:
             handle.write(json.dumps(row, sort_keys=True) + "\n")
+    return reviewed
+
+
+def _control_accuracy(answered: list[ReviewItem], answers: dict[str, tuple[str, int]]) -> dict:
+    """Each annotator's hidden controls: contradiction or not, as the gold says."""
+    controls: dict[str, list[bool]] = {}
+    for item in answered:
+        if item.source == "control":
+            said = answers[item.item_id][0] == "contradiction"
+            controls.setdefault(item.annotator, []).append(said == (item.gold == "contradiction"))
     return {
-        "precision_at": {str(k): _precision(labels_of(ranked[:k])) for k in ks if k <= len(ranked)},
-        "top": {"labels": dict(Counter(labels_of(ranked))), **_precision(labels_of(ranked))},
-        "below_threshold": {"labels": dict(Counter(labels_of(below))), **_precision(labels_of(below))},
-        "not_comparable": sum(1 for row in reviewed if row["label"] == "not comparable"),
-        "garbled": sum(row["garbled"] for row in reviewed),
-        "controls": {
-            name: {"correct": sum(hits), "read": len(hits), "accuracy": round(sum(hits) / len(hits), 4)}
-            for name, hits in sorted(controls.items())
-        },
-        "missing": len(missing),
+        name: {"correct": sum(hits), "read": len(hits), "accuracy": round(sum(hits) / len(hits), 4)}
+        for name, hits in sorted(controls.items())
     }
 
 

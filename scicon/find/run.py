@@ -1,8 +1,18 @@
-"""One find run: claims in, ranked claim pairs, stance groups and the run's figures out."""
+"""One find run: claims in, ranked claim pairs, stance groups and the run's figures out.
+
+The run is the steps of docs/find.md, each a function here that can be called alone:
+:func:`claims_that_claim` (the claim model), :func:`candidates` (nearest claims of other
+studies, and claims sharing distinctive terms), :func:`on_same_topic` (the calibrated
+same-topic model), :func:`comparable` (the registered comparability checks), :func:`scored`
+(the classifier, both orders), :func:`flag_threshold` (the ``find.flag_rate`` best),
+:func:`ranked` and :func:`grouped` (question clusters and each claim's stance);
+:func:`find_contradictions` runs them in that order.
+"""
 
 from __future__ import annotations
 
 import logging
+import math
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -10,11 +20,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from scicon.find.checks import Comparability, Comparison
 from scicon.find.claims import normalised_text
-from scicon.find.neighbours import candidate_pairs
+from scicon.find.neighbours import (
+    NEIGHBOURS,
+    SHARED_TERMS,
+    blocked_candidate_pairs,
+    shared_term_pairs,
+)
 from scicon.find.params import FindParams
-from scicon.find.stance import STANCES, Edge, clusters, stance_groups
-from scicon.find.terms import Comparison, compare
+from scicon.find.stance import STANCES, Edge, StanceGroup, clusters, stance_groups
+from scicon.find.terms import content_terms
 from scicon.params import meets_threshold
 from scicon.records.find import Claim, FoundPair, Stance, StanceGroupRecord
 
@@ -23,15 +39,18 @@ log = logging.getLogger(__name__)
 Encoder = Callable[[Sequence[str]], np.ndarray]
 Calibrate = Callable[[Sequence[float]], list[float]]  # cosines mapped to [0, 1] -> P(same topic)
 Score = Callable[[Sequence[tuple[str, str]]], list[float]]  # calibrated P(contradiction)
+ClaimProbability = Callable[[Sequence[str]], list[float]]  # calibrated P(claim) per sentence
+NON_CLAIMS_LISTED = 20  # the report lists this many of the sentences left out, least claim-like first
 
 
 @dataclass
-class _Candidate:
+class Candidate:
     first: int  # claim indices, first < second
     second: int
     cosine: float
-    same_topic: float
-    comparison: Comparison
+    route: str = NEIGHBOURS
+    same_topic: float = 0.0
+    comparison: Comparison = Comparison((), ())  # set by the comparable step
     score_ab: float | None = None  # calibrated P(contradiction), A then B; None: not scored
     score_ba: float | None = None
 
@@ -39,8 +58,8 @@ class _Candidate:
     def score(self) -> float | None:
         return None if self.score_ab is None else (self.score_ab + self.score_ba) / 2.0
 
-    def flagged(self, threshold: float) -> bool:
-        return self.score is not None and meets_threshold(self.score, threshold)
+    def flagged(self, threshold: float | None) -> bool:
+        return self.score is not None and threshold is not None and meets_threshold(self.score, threshold)
 
 
 @dataclass
@@ -51,92 +70,208 @@ class FindResult:
     report: dict = field(default_factory=dict)
 
 
+@dataclass
+class Questions:
+    """The question clusters of a run: each claim's cluster, the clusters' names, their stance groups."""
+
+    labels: np.ndarray
+    names: dict[int, str]
+    groups: list[StanceGroupRecord]
+
+    def of(self, candidate: Candidate) -> str:
+        if not candidate.comparison.comparable:
+            return ""
+        return self.names.get(int(self.labels[candidate.first]), "")
+
+
 def find_contradictions(
-    claims: Sequence[Claim], params: FindParams, encode: Encoder, same_topic: Calibrate, score: Score
+    claims: Sequence[Claim],
+    params: FindParams,
+    encode: Encoder,
+    same_topic: Calibrate,
+    score: Score,
+    claim_probability: ClaimProbability,
 ) -> FindResult:
-    """Candidate pairs of different studies' claims, kept when on the same topic, checked for
-    comparability, the comparable ones scored in both orders, ranked (comparable first, by
-    score; then the rest, by P(same topic)) and grouped by question."""
+    """Claims that are claims; candidate pairs of different studies' claims, kept when on the same
+    topic, checked for comparability, the comparable ones scored in both orders, the best of
+    them flagged, ranked (comparable first, by score; then the rest, by P(same topic)) and
+    grouped by question, each claim with its stance."""
+    seconds: dict[str, float] = {}
+    claims, non_claims = _timed(seconds, "claim_filter", claims_that_claim, claims, claim_probability, params)
+    vectors = _timed(seconds, "encode", encode, [claim.text for claim in claims])
+    found, looked_at = _timed(seconds, "candidates", candidates, claims, vectors, params)
+    topical, off_topic = on_same_topic(claims, found, same_topic, params.min_same_topic)
+    kept, not_comparable = comparable(claims, topical, Comparability(params), params.not_comparable)
+    dropped = off_topic + not_comparable
+    _log_kept(claims, found, kept, dropped)
+    scored_count = _timed(seconds, "score", scored, claims, kept, score)
+    threshold = flag_threshold(kept, params.flag_rate)
+    order = ranked(claims, kept)
+    questions = _timed(seconds, "stance", grouped, claims, order, threshold, params)
+    pairs = found_pairs(claims, order, questions, threshold)
+    report = run_report(claims, found, topical, pairs, questions, dropped) | {
+        "neighbour_slots_read": looked_at,
+        "non_claims": _non_claims_report(non_claims, params.min_claim),
+        "flag": {"rate": params.flag_rate, "threshold": _rounded(threshold)},
+        "timings": {
+            "seconds": {name: round(value, 3) for name, value in seconds.items()},
+            "pairs_scored_per_second": _rate(scored_count, seconds["score"]),
+        },
+    }
+    return FindResult(claims, pairs, questions.groups, report)
+
+
+def claims_that_claim(
+    claims: Sequence[Claim], claim_probability: ClaimProbability, params: FindParams
+) -> tuple[list[Claim], list[tuple[Claim, float]]]:
+    """Step 1: the claims the claim model gives at least ``find.min_claim``; the rest (a
+    registration, a funding line, "further studies are needed") with their P(claim)."""
     claims = list(claims)
-    timings: dict[str, float] = {}
-    report: dict = {"claims": len(claims), "studies": len({claim.group for claim in claims})}
-    started = time.perf_counter()
-    vectors = encode([claim.text for claim in claims])
-    timings["encode"] = time.perf_counter() - started
+    probabilities = claim_probability([claim.text for claim in claims]) if claims else []
+    kept, left_out = [], []
+    for claim, probability in zip(claims, probabilities, strict=True):
+        if meets_threshold(probability, params.min_claim):
+            kept.append(claim)
+        else:
+            left_out.append((claim, probability))
+    return kept, left_out
 
-    started = time.perf_counter()
-    neighbours = candidate_pairs(
-        vectors,
-        [claim.group for claim in claims],
-        params.neighbours,
-        params.hnsw_links,
-        params.hnsw_construction,
-        params.hnsw_search,
-    )
-    timings["candidates"] = time.perf_counter() - started
-    report["candidate_pairs"] = len(neighbours.pairs)
-    topic = same_topic([(1.0 + cosine) / 2.0 for _, _, cosine in neighbours.pairs])
 
+def candidates(
+    claims: Sequence[Claim], vectors: np.ndarray, params: FindParams
+) -> tuple[list[Candidate], int]:
+    """Step 2: each claim's ``find.neighbours`` nearest claims of other studies (within its
+    question where a claims file gives one), and with ``find.shared_term_route`` the claims
+    of other studies that share that many distinctive content terms with it; and the neighbour
+    slots read (a claim's own study may fill some)."""
+    groups = [claim.group for claim in claims]
+    blocks = [claim.question for claim in claims]
+    settings = (params.neighbours, params.hnsw_links, params.hnsw_construction, params.hnsw_search)
+    neighbours = blocked_candidate_pairs(vectors, groups, blocks, *settings)
+    found = {(i, j): Candidate(i, j, cosine) for i, j, cosine in neighbours.pairs}
+    if params.shared_term_route:
+        terms = [content_terms(claim.text) for claim in claims]
+        for i, j in shared_term_pairs(
+            terms, groups, blocks, params.shared_term_route, params.distinctive_term_claims
+        ):
+            if (i, j) not in found:
+                found[i, j] = Candidate(i, j, float(vectors[i] @ vectors[j]), SHARED_TERMS)
+    return [found[key] for key in sorted(found)], neighbours.looked_at
+
+
+def on_same_topic(
+    claims: Sequence[Claim], found: Sequence[Candidate], same_topic: Calibrate, min_same_topic: float
+) -> tuple[list[Candidate], Counter]:
+    """Step 3: the candidates the calibrated same-topic model gives at least ``min_same_topic``,
+    less the same text in two studies; what is dropped, counted by why."""
+    topic = same_topic([(1.0 + candidate.cosine) / 2.0 for candidate in found])
     dropped: Counter = Counter()
-    not_comparable: Counter = Counter()
-    kept: list[_Candidate] = []
-    for (i, j, cosine), probability in zip(neighbours.pairs, topic, strict=True):
-        if not meets_threshold(probability, params.min_same_topic):
+    kept = []
+    for candidate, probability in zip(found, topic, strict=True):
+        candidate.same_topic = probability
+        if not meets_threshold(probability, min_same_topic):
             dropped["below_min_same_topic"] += 1
-            continue
-        if normalised_text(claims[i].text) == normalised_text(claims[j].text):
+        elif normalised_text(claims[candidate.first].text) == normalised_text(claims[candidate.second].text):
             dropped["identical_text"] += 1
-            continue
-        comparison = compare(claims[i].text, claims[j].text, params.min_shared_terms)
-        for reason in comparison.not_comparable:
-            not_comparable[reason.split(":", 1)[0]] += 1
-        if not comparison.comparable and params.not_comparable == "drop":
-            dropped["not_comparable"] += 1
-            continue
-        kept.append(_Candidate(i, j, cosine, probability, comparison))
-    log.info(
-        "find: %d claims of %d studies, %d candidate pairs, %d kept (%s)",
-        len(claims),
-        report["studies"],
-        len(neighbours.pairs),
-        len(kept),
-        ", ".join(f"{reason} {count}" for reason, count in sorted(dropped.items())) or "none dropped",
-    )
+        else:
+            kept.append(candidate)
+    return kept, dropped
 
-    started = time.perf_counter()
-    comparable = [candidate for candidate in kept if candidate.comparison.comparable]
-    texts = [(claims[c.first].text, claims[c.second].text) for c in comparable]
+
+def comparable(
+    claims: Sequence[Claim], topical: Sequence[Candidate], checks: Comparability, not_comparable: str
+) -> tuple[list[Candidate], Counter]:
+    """Step 4: each candidate compared by every registered check; one that is not comparable is
+    kept and marked (``mark``) or dropped and counted (``drop``)."""
+    kept, dropped = [], Counter()
+    for candidate in topical:
+        candidate.comparison = checks.compare(claims[candidate.first].text, claims[candidate.second].text)
+        if candidate.comparison.comparable or not_comparable == "mark":
+            kept.append(candidate)
+        else:
+            dropped["not_comparable"] += 1
+    return kept, dropped
+
+
+def scored(claims: Sequence[Claim], kept: Sequence[Candidate], score: Score) -> int:
+    """Step 5: the comparable candidates' P(contradiction) in both orders; returns the pairs scored."""
+    chosen = [candidate for candidate in kept if candidate.comparison.comparable]
+    texts = [(claims[c.first].text, claims[c.second].text) for c in chosen]
     both = score(texts + [(second, first) for first, second in texts])
-    timings["score"] = time.perf_counter() - started
-    for candidate, ab, ba in zip(comparable, both[: len(texts)], both[len(texts) :], strict=True):
+    for candidate, ab, ba in zip(chosen, both[: len(texts)], both[len(texts) :], strict=True):
         candidate.score_ab, candidate.score_ba = ab, ba
-    # comparable pairs by score, then the rest by topic: most worth reading first
-    kept.sort(
+    return len(both)
+
+
+def flag_threshold(kept: Sequence[Candidate], rate: float) -> float | None:
+    """Step 5b: the score of the lowest of the ``rate`` best-scored pairs (rounded down: a corpus of
+    fewer than 1 / rate scored pairs flags none); a pair at or above it is flagged (ties too).
+    A share of the corpus, so the flag means the same whichever classifier scores."""
+    scores = sorted((c.score for c in kept if c.score is not None), reverse=True)
+    count = math.floor(rate * len(scores) + 1e-9)
+    return scores[count - 1] if count else None
+
+
+def ranked(claims: Sequence[Claim], kept: Sequence[Candidate]) -> list[Candidate]:
+    """Step 6: comparable pairs by score, then the rest by P(same topic): most worth reading first."""
+    return sorted(
+        kept,
         key=lambda c: (
             c.score is None,
             -(c.score if c.score is not None else c.same_topic),
             claims[c.first].claim_id,
             claims[c.second].claim_id,
-        )
+        ),
     )
 
-    edges = [Edge(c.first, c.second, c.flagged(params.threshold)) for c in kept if c.comparison.comparable]
-    labels = clusters(len(claims), edges)
-    names, parts = stance_groups(labels, edges)
-    groups = [
-        StanceGroupRecord(
-            question=part.question,
-            reference=claims[part.reference],
-            members=tuple(
-                Stance(claim=claims[index], stance=stance)
-                for index, stance in sorted(
-                    part.stances.items(), key=lambda item: (STANCES.index(item[1]), claims[item[0]].claim_id)
-                )
-            ),
-        )
-        for part in parts
-    ]
-    pairs = [
+
+def grouped(
+    claims: Sequence[Claim], order: Sequence[Candidate], threshold: float | None, params: FindParams
+) -> Questions:
+    """Step 7: question clusters of the comparable pairs (or the claims file's questions), and for
+    each cluster with a flagged pair the split of its claims that agrees best with its scores."""
+    edges = [Edge(c.first, c.second, c.score, c.flagged(threshold)) for c in order if c.comparison.comparable]
+    labels = clusters(len(claims), edges, [claim.question for claim in claims])
+    names, parts = stance_groups(
+        labels, edges, threshold, params.stance_exact_up_to, params.stance_min_confidence
+    )
+    return Questions(labels, names, [_group_record(claims, part, edges) for part in parts])
+
+
+def _group_record(claims: Sequence[Claim], part: StanceGroup, edges: Sequence[Edge]) -> StanceGroupRecord:
+    split = part.split
+    members = sorted(
+        split.members,
+        key=lambda i: (STANCES.index(part.stances[i]), -round(split.confidence[i], 6), claims[i].claim_id),
+    )
+    inside = [e for e in edges if e.first in split.sides and e.second in split.sides and e.score is not None]
+    across = [e for e in inside if e.flagged and split.sides[e.first] != split.sides[e.second]]
+    overruled = [e for e in inside if e.flagged and split.sides[e.first] == split.sides[e.second]]
+
+    def ids(chosen: list[Edge]) -> tuple[str, ...]:
+        chosen = sorted(chosen, key=lambda e: (-e.score, e.first, e.second))
+        return tuple(f"{claims[e.first].claim_id}|{claims[e.second].claim_id}" for e in chosen)
+
+    return StanceGroupRecord(
+        question=part.question,
+        asked=claims[split.reference].question,
+        reference=claims[split.reference],
+        members=tuple(
+            Stance(claim=claims[i], stance=part.stances[i], confidence=round(split.confidence[i], 4))
+            for i in members
+        ),
+        counts={stance: sum(s == stance for s in part.stances.values()) for stance in STANCES},
+        agreement=round(split.agreement, 4),
+        disagreeing=ids(across),
+        overruled=ids(overruled),
+    )
+
+
+def found_pairs(
+    claims: Sequence[Claim], order: Sequence[Candidate], questions: Questions, threshold: float | None
+) -> list[FoundPair]:
+    """The ranked candidates as the records of ``contradictions.jsonl``."""
+    return [
         FoundPair(
             rank=rank,
             pair_id=f"{claims[c.first].claim_id}|{claims[c.second].claim_id}",
@@ -145,35 +280,93 @@ def find_contradictions(
             score=_rounded(c.score),
             score_ab=_rounded(c.score_ab),
             score_ba=_rounded(c.score_ba),
-            flagged=c.flagged(params.threshold),
+            flagged=c.flagged(threshold),
             same_topic=round(c.same_topic, 6),
             cosine=round(c.cosine, 6),
+            route=c.route,
             comparable=c.comparison.comparable,
             not_comparable=c.comparison.not_comparable,
             shared_terms=c.comparison.shared_terms,
-            question=names.get(int(labels[c.first]), "") if c.comparison.comparable else "",
+            question=questions.of(c),
         )
-        for rank, c in enumerate(kept, start=1)
+        for rank, c in enumerate(order, start=1)
     ]
-    flagged_pairs = [pair for pair in pairs if pair.flagged]
-    report |= {
+
+
+def run_report(
+    claims: Sequence[Claim],
+    found: Sequence[Candidate],
+    compared: Sequence[Candidate],
+    pairs: Sequence[FoundPair],
+    questions: Questions,
+    dropped: Counter,
+) -> dict:
+    """The run's figures (reports/find.json, less the timings); ``compared``: every candidate the
+    checks saw, so reasons are counted whether their pairs were marked or dropped."""
+    flagged = [pair for pair in pairs if pair.flagged]
+    reasons = Counter(reason.kind for c in compared for reason in c.comparison.not_comparable)
+    studies = len({claim.group for claim in claims})
+    return {
+        "claims": len(claims),
+        "studies": studies,
+        "candidate_pairs": len(found),
+        "candidate_routes": dict(sorted(Counter(c.route for c in found).items())),
+        "blocked_by_question": any(claim.question for claim in claims),
         "pairs": len(pairs),
         "comparable": sum(pair.comparable for pair in pairs),
-        "scored": len(comparable),
-        "flagged": len(flagged_pairs),
+        "scored": sum(c.score is not None for c in compared),
+        "flagged": len(flagged),
         "dropped": dict(sorted(dropped.items())),
-        "not_comparable_reasons": dict(sorted(not_comparable.items())),
-        "questions": len(names),
-        "stance_groups": len(groups),
-        "flagged_studies": len({claim.group for pair in flagged_pairs for claim in (pair.a, pair.b)}),
-        "empty_reason": _empty_reason(report, neighbours.pairs, pairs, dropped),
-        "neighbour_slots_read": neighbours.looked_at,
-        "timings": {
-            "seconds": {name: round(seconds, 3) for name, seconds in timings.items()},
-            "pairs_scored_per_second": _rate(len(both), timings["score"]),
-        },
+        "not_comparable_reasons": dict(sorted(reasons.items())),
+        "questions": len(questions.names),
+        "stance_groups": len(questions.groups),
+        "stances": _stance_report(questions.groups),
+        "flagged_studies": len({claim.group for pair in flagged for claim in (pair.a, pair.b)}),
+        "empty_reason": _empty_reason(len(claims), studies, found, pairs, dropped),
     }
-    return FindResult(claims, pairs, groups, report)
+
+
+def _stance_report(groups: Sequence[StanceGroupRecord]) -> dict:
+    totals = Counter()
+    for group in groups:
+        totals.update(group.counts)
+    return {
+        "claims": {stance: totals[stance] for stance in STANCES},
+        "split_questions": sum(group.counts["yes"] > 0 and group.counts["no"] > 0 for group in groups),
+        "overruled_pairs": sum(len(group.overruled) for group in groups),
+        "mean_agreement": round(float(np.mean([g.agreement for g in groups])), 4) if groups else None,
+    }
+
+
+def _non_claims_report(non_claims: Sequence[tuple[Claim, float]], min_claim: float) -> dict:
+    listed = sorted(non_claims, key=lambda item: (item[1], item[0].claim_id))[:NON_CLAIMS_LISTED]
+    return {
+        "min_claim": min_claim,
+        "left_out": len(non_claims),
+        "least_claim_like": [
+            {"id": claim.claim_id, "text": claim.text, "p_claim": round(p, 4)} for claim, p in listed
+        ],
+    }
+
+
+def _timed(seconds: dict[str, float], step: str, function: Callable, *args):
+    started = time.perf_counter()
+    result = function(*args)
+    seconds[step] = time.perf_counter() - started
+    return result
+
+
+def _log_kept(
+    claims: Sequence[Claim], found: Sequence[Candidate], kept: Sequence[Candidate], dropped: Counter
+):
+    log.info(
+        "find: %d claims of %d studies, %d candidate pairs, %d kept (%s)",
+        len(claims),
+        len({claim.group for claim in claims}),
+        len(found),
+        len(kept),
+        ", ".join(f"{reason} {count}" for reason, count in sorted(dropped.items())) or "none dropped",
+    )
 
 
 def _rounded(value: float | None) -> float | None:
@@ -184,11 +377,13 @@ def _rate(count: int, seconds: float) -> float | None:
     return round(count / seconds, 2) if count and seconds > 0 else None
 
 
-def _empty_reason(report: dict, candidates: list, pairs: list[FoundPair], dropped: Counter) -> str | None:
+def _empty_reason(
+    claims: int, studies: int, found: Sequence, pairs: Sequence, dropped: Counter
+) -> str | None:
     if pairs:
         return None
-    if report["studies"] < 2:
-        return f"all {report['claims']} claims come from one study: there is nothing to compare them with"
-    if not candidates:
+    if studies < 2:
+        return f"all {claims} claims come from one study: there is nothing to compare them with"
+    if not found:
         return "no candidate pair"
     return "every candidate pair was dropped: " + ", ".join(f"{k} {v}" for k, v in sorted(dropped.items()))

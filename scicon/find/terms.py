@@ -1,11 +1,10 @@
-"""What two claims share, and where their text shows they are not about the same question.
+"""What a claim's text says that the comparability checks read, and what two claims share.
 
 Shared terms are the content words, abbreviations and quantities both sentences use, less
 function words and the words every trial report uses ("patients", "significantly",
-"reduced"). A pair is *not comparable* when its text shows it is about different studies'
-questions: a different population (``populations.tsv``), a different dose of the same unit,
-a different follow-up, or no content term in common beyond those. Each reason names what
-differs, so a reader can check it against the two sentences.
+"reduced"). The populations (``populations.tsv``), doses and follow-up durations a text
+names are what the checks of :mod:`scicon.find.checks` compare. A claim is compared with
+each of its neighbours in turn, so what its text says is read once (cached per text).
 """
 
 from __future__ import annotations
@@ -49,16 +48,6 @@ DAYS = {"day": 1, "week": 7, "month": 30, "year": 365}
 
 
 @dataclass(frozen=True)
-class Comparison:
-    shared_terms: tuple[str, ...]
-    not_comparable: tuple[str, ...]  # reasons; empty when nothing shows a mismatch
-
-    @property
-    def comparable(self) -> bool:
-        return not self.not_comparable
-
-
-@dataclass(frozen=True)
 class _Populations:
     pattern: re.Pattern  # every phrase, longest first
     named: dict[str, str]  # phrase -> population
@@ -79,12 +68,14 @@ def _populations() -> _Populations:
     return _Populations(pattern, named, within, words)
 
 
+@functools.lru_cache(maxsize=8192)
 def populations(text: str) -> frozenset[str]:
     table = _populations()
     return frozenset(table.named[match] for match in table.pattern.findall(text.lower()))
 
 
-def _broader(population: str) -> set[str]:
+def broader_populations(population: str) -> set[str]:
+    """The population and every broader one it belongs to (older adults: adults too)."""
     within = _populations().within
     chain = {population}
     while population in within:
@@ -101,6 +92,7 @@ def _normalised(word: str) -> str:
     return getLemma(word.lower(), upos="NOUN")[0]
 
 
+@functools.lru_cache(maxsize=8192)
 def content_terms(text: str) -> frozenset[str]:
     population_words = _populations().words
     terms = set()
@@ -117,67 +109,21 @@ def content_terms(text: str) -> frozenset[str]:
     return frozenset(terms)
 
 
+@functools.lru_cache(maxsize=8192)
 def doses(text: str) -> frozenset[tuple[float, str]]:
     return frozenset((float(value), unit.lower().replace("μ", "µ")) for value, unit in DOSE.findall(text))
 
 
+@functools.lru_cache(maxsize=8192)
 def durations(text: str) -> frozenset[float]:
     return frozenset(float(value) * DAYS[unit.lower().rstrip("s")] for value, unit in DURATION.findall(text))
 
 
-@dataclass(frozen=True)
-class _Facts:
-    terms: frozenset[str]
-    doses: frozenset[tuple[float, str]]
-    durations: frozenset[float]
-    populations: frozenset[str]
-
-
-# A claim is compared with each of its neighbours in turn: what its text says is read once.
-@functools.lru_cache(maxsize=8192)
-def _facts(text: str) -> _Facts:
-    return _Facts(content_terms(text), doses(text), durations(text), populations(text))
-
-
-def _conflicting_populations(first: frozenset[str], second: frozenset[str]) -> bool:
-    if not first or not second:
-        return False
-    return not any(a in _broader(b) or b in _broader(a) for a in first for b in second)
-
-
-def _close(first_days: float, second_days: float) -> bool:
-    """12 weeks and 3 months are one follow-up: within 15 % of each other."""
-    return abs(first_days - second_days) <= 0.15 * max(first_days, second_days)
-
-
-def _describe(values: Iterable) -> str:
+def describe(values: Iterable) -> str:
     return ", ".join(sorted(str(value) for value in values))
 
 
-def compare(first: str, second: str, min_shared_terms: int) -> Comparison:
-    """What ``first`` and ``second`` share and why (if at all) their text says they are not comparable."""
-    one, other = _facts(first), _facts(second)
-    first_doses, second_doses = one.doses, other.doses
-    shared = set(one.terms & other.terms) | {
-        f"{value:g} {unit}" for value, unit in first_doses & second_doses
-    }
-    reasons = []
-    first_people, second_people = one.populations, other.populations
-    if _conflicting_populations(first_people, second_people):
-        reasons.append(f"population: {_describe(first_people)} vs {_describe(second_people)}")
-    for unit in sorted({unit for _, unit in first_doses} & {unit for _, unit in second_doses}):
-        a = {value for value, u in first_doses if u == unit}
-        b = {value for value, u in second_doses if u == unit}
-        if not a & b:
-            reasons.append(
-                f"dose: {_describe(f'{v:g} {unit}' for v in a)} vs {_describe(f'{v:g} {unit}' for v in b)}"
-            )
-    first_days, second_days = one.durations, other.durations
-    if first_days and second_days and not any(_close(a, b) for a in first_days for b in second_days):
-        first_text = _describe(f"{d:g} days" for d in first_days)
-        reasons.append(f"follow-up: {first_text} vs {_describe(f'{d:g} days' for d in second_days)}")
-    if len(shared) < min_shared_terms:
-        reasons.append(
-            f"shared terms: {len(shared)} (fewer than {min_shared_terms}): no common intervention or outcome"
-        )
-    return Comparison(tuple(sorted(shared)), tuple(reasons))
+def shared_terms(first: str, second: str) -> tuple[str, ...]:
+    """The content terms both texts use, and the doses both name ("10 mg"), sorted."""
+    same_doses = {f"{value:g} {unit}" for value, unit in doses(first) & doses(second)}
+    return tuple(sorted(set(content_terms(first) & content_terms(second)) | same_doses))

@@ -1,7 +1,8 @@
 """The sentences a claim model learns from, labelled claim or not: a corpus' rhetorical roles,
 a labelled claim file (expert claim annotations as JSON lines of ``sentences`` and ``labels``
-per abstract, or plain JSONL or CSV rows of ``sentence``, ``label``), and the meta-text no
-corpus shows (the prompts' instructions, chat-model answer framing). The model that learns
+per abstract, or plain JSONL or CSV rows of ``sentence``, ``label``), the meta-text no
+corpus shows (the prompts' instructions, chat-model answer framing), and the reporting lines
+a corpus files among its conclusions (registrations, funding, calls for more research). The model that learns
 from them: :mod:`scicon.fitted.claim_model`.
 """
 
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 import csv
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from scicon.errors import InputFormatError, InputNotFoundError
@@ -20,7 +21,9 @@ from scicon.records.corpus import Abstract, Role
 __data__ = ("claim_data",)
 
 ANSWER_FRAMING = Path(__file__).parent / "claim_data" / "answer_framing.txt"
+REPORTING_LINES = Path(__file__).parent / "claim_data" / "reporting_lines.txt"
 META_TEXT_GROUP = "meta-text"
+REPORTING_GROUP = "reporting"
 
 
 @dataclass(frozen=True)
@@ -129,6 +132,39 @@ def meta_text_examples() -> list[str]:
             texts += [unit.format(target_label=word) for word in TARGET_LABEL_WORDS.values()]
         elif "{" not in unit:
             texts.append(unit)
-    lines = ANSWER_FRAMING.read_text(encoding="utf-8").splitlines()
-    texts += [line.strip() for line in lines if line.strip() and not line.startswith("#")]
-    return sorted(set(texts))
+    return sorted(set(texts) | set(_listed(ANSWER_FRAMING)))
+
+
+def reporting_examples() -> list[str]:
+    """Non-claims abstracts file under their conclusions: registrations, funding, declarations,
+    calls for more research (``claim_data/reporting_lines.txt``)."""
+    return sorted(set(_listed(REPORTING_LINES)))
+
+
+def without_reporting_claims(
+    examples: Sequence[LabelledSentence], lines: Sequence[str], similarity: float
+) -> tuple[list[LabelledSentence], int]:
+    """``examples`` with each claim that reads like one of the reporting ``lines`` (TF-IDF cosine of
+    word uni- and bigrams at least ``similarity``) unlabelled: a registration a corpus files under
+    its conclusions is no evidence of what a claim is. Returns the examples and how many changed."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    claims = [number for number, example in enumerate(examples) if example.claim]
+    if not claims or not lines:
+        return list(examples), 0
+    vectorizer = TfidfVectorizer(ngram_range=(1, 2), sublinear_tf=True).fit(
+        [e.text for e in examples] + list(lines)
+    )
+    closest = (vectorizer.transform([examples[n].text for n in claims]) @ vectorizer.transform(lines).T).max(
+        axis=1
+    )
+    reporting = {
+        number for number, value in zip(claims, closest.toarray().ravel(), strict=True) if value >= similarity
+    }
+    changed = [replace(e, claim=None) if n in reporting else e for n, e in enumerate(examples)]
+    return changed, len(reporting)
+
+
+def _listed(path: Path) -> list[str]:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [line.strip() for line in lines if line.strip() and not line.startswith("#")]

@@ -45,10 +45,13 @@ from scicon.errors import InputFormatError
 from scicon.fitted.base import FittedModel, encode, fit_or_load, group_draw, model_key
 from scicon.fitted.claim_examples import (
     META_TEXT_GROUP,
+    REPORTING_GROUP,
     LabelledSentence,
     examples_from_roles,
     meta_text_examples,
     read_labelled_claims,
+    reporting_examples,
+    without_reporting_claims,
 )
 from scicon.params import Operational, Section, meets_threshold
 from scicon.records.corpus import Abstract, Role
@@ -68,6 +71,15 @@ class ClaimModelSettings(Section):
     features: Features
     encoder: str = Field(description="sentence encoder for embedding features")
     meta_text_negatives: bool = Field(description="prompt instructions and answer framing as non-claims")
+    reporting_negatives: bool = Field(
+        description="registrations, funding, declarations and calls for more research as non-claims"
+    )
+    reporting_similarity: float = Field(
+        ge=0.0,
+        le=1.0,
+        description="with reporting_negatives, a claim-role sentence at least this close to a reporting "
+        "line (TF-IDF cosine) is not learnt as a claim",
+    )
     max_sentences: int | None = Field(gt=0, description="cap on training sentences, whole abstracts kept")
     regularization: float = Field(gt=0.0, description="inverse L2 strength C of the logistic regression")
     calibration_fraction: float = Field(gt=0.0, lt=1.0, description="abstracts that fit the calibration")
@@ -86,7 +98,7 @@ class ClaimModelSettings(Section):
 
 
 def _part(group: str, settings: ClaimModelSettings) -> str:
-    if group == META_TEXT_GROUP:
+    if group in (META_TEXT_GROUP, REPORTING_GROUP):
         return "fit"
     draw = group_draw(settings.seed, group)
     if draw < settings.held_out_fraction:
@@ -211,6 +223,13 @@ def training_examples(abstracts: Sequence[Abstract], settings: ClaimModelSetting
         examples = examples + [
             LabelledSentence(text, False, META_TEXT_GROUP) for text in meta_text_examples()
         ]
+    if settings.reporting_negatives:
+        lines = reporting_examples()
+        examples, relabelled = without_reporting_claims(examples, lines, settings.reporting_similarity)
+        log.info(
+            "claim model: %d claim-role sentences read like reporting lines, not learnt as claims", relabelled
+        )
+        examples = examples + [LabelledSentence(text, False, REPORTING_GROUP) for text in lines]
     return examples
 
 
@@ -293,6 +312,7 @@ def _fit(parts: dict[str, list[LabelledSentence]], settings: ClaimModelSettings)
         "sentences": len(fit),
         "claims": sum(e.claim for e in fit),
         "meta_text_negatives": sum(e.group == META_TEXT_GROUP for e in fit),
+        "reporting_negatives": sum(e.group == REPORTING_GROUP for e in fit),
         "calibration_sentences": len(calibrate),
         "held_out_sentences": sum(e.claim is not None for e in held_out),
     }

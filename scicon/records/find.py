@@ -20,6 +20,19 @@ class Claim(Record):
     position: int | None = Field(default=None, description="sentence index in its abstract")
     evidence: str | None = Field(default=None, description="its abstract's result sentence closest to it")
     evidence_position: int | None = None
+    question: str | None = Field(
+        default=None, description="the question a claims file puts it under: claims are paired within it"
+    )
+
+
+class NotComparable(Record):
+    """Why a pair is not comparable: the check that saw it and what differs."""
+
+    kind: str
+    detail: str
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.detail}"
 
 
 class FoundPair(Record):
@@ -35,11 +48,12 @@ class FoundPair(Record):
     )
     score_ab: float | None
     score_ba: float | None
-    flagged: bool = Field(description="comparable and score at or above find.threshold")
+    flagged: bool = Field(description="comparable and among the find.flag_rate best-scored pairs")
     same_topic: float = Field(description="calibrated P(same topic) of the two claims")
     cosine: float
+    route: str = Field(description="how it became a candidate: neighbours, shared terms or question")
     comparable: bool
-    not_comparable: tuple[str, ...] = Field(
+    not_comparable: tuple[NotComparable, ...] = Field(
         description="why not, as the text shows it (empty when comparable)"
     )
     shared_terms: tuple[str, ...]
@@ -48,12 +62,19 @@ class FoundPair(Record):
 
 class Stance(Record):
     claim: Claim
-    stance: str = Field(description="yes (says what the reference says), no (the opposite), neither or mixed")
+    stance: str = Field(description="yes (the reference's side), no (the other side) or neither")
+    confidence: float = Field(description="probability that it stands where the split puts it")
 
 
 class StanceGroupRecord(Record):
-    """Where each study of one question stands, relative to the question's reference claim."""
+    """Where each claim of one question stands: a two-way split of the question's claims that
+    agrees best with all of its scored pairs (:mod:`scicon.find.stance`)."""
 
     question: str
+    asked: str | None = Field(description="the question's text, when a claims file gives it")
     reference: Claim
     members: tuple[Stance, ...]
+    counts: dict[str, int] = Field(description="claims per stance: yes, no, neither")
+    agreement: float = Field(description="share of the pairs' total weight the split agrees with")
+    disagreeing: tuple[str, ...] = Field(description="pairs across the split, by score, highest first")
+    overruled: tuple[str, ...] = Field(description="flagged pairs the split leaves on one side")
