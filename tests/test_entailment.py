@@ -15,6 +15,7 @@ from scicon.entailment.train import entailment_data
 from scicon.errors import InputFormatError, InputNotFoundError, ParamsError
 from scicon.labelled.candidates import labelled_candidates
 from scicon.pairing.entailment import EntailmentJudge
+from scicon.readers.evidence_inference import CLAIM_KINDS
 from scicon.stage import run_stage
 from stages import entailment as stage
 from tests.params_defaults import PARAMS_FILE, section
@@ -226,14 +227,7 @@ DIRECTION = {
     "options": {
         "articles": "all",
         "held_out": None,
-        "kinds": [
-            "stated",
-            "direction_flipped",
-            "difference",
-            "no_difference",
-            "groups_swapped",
-            "swapped_and_flipped",
-        ],
+        "kinds": list(CLAIM_KINDS),
         "left_out_flags": ["incorrect", "questionable"],
         "min_evidence_words": 6,
         "max_evidence_words": 80,
