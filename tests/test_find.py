@@ -146,9 +146,9 @@ def test_distinctive_shared_terms_route_pairs_the_embeddings_miss_within_a_quest
     groups = ["s1", "s2", "s1", "s3", "s4"]
     blocks = ["masks", "masks", "masks", "vitamin", None]
     # "covid" is in every claim: more than 3 claims use it, so it routes nothing
-    assert shared_term_pairs(terms, groups, blocks, min_shared=2, max_claims=3) == []
-    assert shared_term_pairs(terms, groups, blocks, min_shared=2, max_claims=4) == [(0, 1), (1, 2)]
-    assert shared_term_pairs(terms, groups, [None] * 5, min_shared=2, max_claims=4) == [
+    assert shared_term_pairs(terms, groups, blocks, terms_needed=2, max_claims=3) == []
+    assert shared_term_pairs(terms, groups, blocks, terms_needed=2, max_claims=4) == [(0, 1), (1, 2)]
+    assert shared_term_pairs(terms, groups, [None] * 5, terms_needed=2, max_claims=4) == [
         (0, 1),
         (0, 4),
         (1, 2),

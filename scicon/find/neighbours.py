@@ -101,10 +101,10 @@ def shared_term_pairs(
     terms: Sequence[frozenset[str]],
     groups: Sequence[str],
     blocks: Sequence[str | None],
-    min_shared: int,
+    terms_needed: int,
     max_claims: int,
 ) -> list[tuple[int, int]]:
-    """Pairs of claims of different groups (and one block) that share at least ``min_shared``
+    """Pairs of claims of different groups (and one block) that share at least ``terms_needed``
     terms used by at most ``max_claims`` claims each: an inverted index, so the cost is the sum
     over distinctive terms of their claims squared, never all pairs."""
     index: dict[str, list[int]] = defaultdict(list)
@@ -118,4 +118,5 @@ def shared_term_pairs(
         for i, j in itertools.combinations(claims, 2):
             if groups[i] != groups[j] and blocks[i] == blocks[j]:
                 shared[i, j] += 1
-    return sorted(pair for pair, count in shared.items() if count >= min_shared)
+    # a count of terms, not a probability: no threshold rule applies
+    return sorted(pair for pair, count in shared.items() if count >= terms_needed)
