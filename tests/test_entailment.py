@@ -150,18 +150,14 @@ def _run_stage(stage_module, params: dict, tmp_path: Path, name: str, extra: lis
 
 @pytest.mark.slow
 def test_one_three_way_judge_is_read_for_entailment_and_for_contradiction_each_calibrated(tmp_path):
-    from tests.test_judgements import JUDGEMENTS_FIXTURE
+    from tests.test_judgements import JUDGEMENTS_FIXTURE, judgements_refine
 
     params = yaml.safe_load(PARAMS_FILE.read_text())
     params["labelled_root"] = str(LABELLED_ROOT)
     params["gold"]["path"] = JUDGEMENTS_FIXTURE  # any file in the gold format judges it
     params["entailment"].update(train=True, head="three_way", labelled={"mnli": MNLI}, dev_fraction=0.4)
     params["entailment"]["training"].update(SHORT_TRAINING)
-    params["entailment"]["refine"] = {
-        "labelled": {"judgements": {"kind": "gold", "path": JUDGEMENTS_FIXTURE, "root": "repository",
-                                    "options": None, "weight": 1.0, "cap": None}},
-        "dev_fraction": 0.25, "max_steps": 2, "eval_steps": 2, "learning_rate": 5e-5,
-    }  # fmt: skip
+    params["entailment"]["refine"] = judgements_refine("judgements", dev_fraction=0.25, steps=2)
     out = _run_stage(stage, params, tmp_path, "judge")
 
     figures = json.loads((out / "judge.json").read_text())
@@ -311,18 +307,14 @@ def test_a_judge_that_reads_edits_is_shown_them_by_the_goal(tmp_path):
 @pytest.mark.slow
 def test_the_cross_fit_scores_every_judgement_by_the_judge_that_never_learnt_its_abstract(tmp_path):
     from scicon.entailment import crossfit
-    from tests.test_judgements import JUDGEMENTS_FIXTURE
+    from tests.test_judgements import judgements_refine
 
     params = yaml.safe_load(PARAMS_FILE.read_text())
     params["labelled_root"] = str(LABELLED_ROOT)
     params["gold"]["path"] = None
     params["entailment"].update(train=True, head="three_way", labelled={"mnli": MNLI}, dev_fraction=0.4)
     params["entailment"]["training"].update(SHORT_TRAINING)
-    params["entailment"]["refine"] = {
-        "labelled": {"scicon_judgements": {"kind": "gold", "path": JUDGEMENTS_FIXTURE, "root": "repository",
-                                           "options": None, "weight": 1.0, "cap": None}},
-        "dev_fraction": 0.5, "max_steps": 2, "eval_steps": 2, "learning_rate": 5e-5,
-    }  # fmt: skip
+    params["entailment"]["refine"] = judgements_refine("scicon_judgements", dev_fraction=0.5, steps=2)
     (tmp_path / "params.yaml").write_text(yaml.safe_dump(params))
     seen: dict[str, set[str]] = {}
     original_train_half = crossfit.train_half

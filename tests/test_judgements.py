@@ -478,6 +478,20 @@ def test_candidate_id_is_the_pair_not_its_provenance():
 
 
 JUDGEMENTS_FIXTURE = "tests/fixtures/judgements/judgements.jsonl"  # the labelled set's real format
+# the fixture as a labelled set of a judge's params, read from the repository (any labelled root)
+JUDGEMENTS_SPEC = {"kind": "gold", "path": JUDGEMENTS_FIXTURE, "root": "repository", "options": None,
+                   "weight": 1.0, "cap": None}  # fmt: skip
+
+
+def judgements_refine(name: str, dev_fraction: float, steps: int, weight: float = 1.0) -> dict:
+    """A judge's second phase on the judgements fixture alone, evaluated every ``steps``."""
+    return {
+        "labelled": {name: {**JUDGEMENTS_SPEC, "weight": weight}},
+        "dev_fraction": dev_fraction,
+        "max_steps": steps,
+        "eval_steps": steps,
+        "learning_rate": 5e-5,
+    }
 
 
 def test_the_labelled_set_is_read_from_the_repository_whatever_the_labelled_root(tmp_path):
@@ -485,16 +499,14 @@ def test_the_labelled_set_is_read_from_the_repository_whatever_the_labelled_root
     from scicon.teacher.params import TeacherParams
     from tests.params_defaults import section
 
-    spec = {"kind": "gold", "path": JUDGEMENTS_FIXTURE, "root": "repository", "options": None, "weight": 1.0,
-            "cap": None}  # fmt: skip
-    params = section("teacher", TeacherParams, sources=[], labelled={"judgements": spec})
+    params = section("teacher", TeacherParams, sources=[], labelled={"judgements": JUDGEMENTS_SPEC})
     candidates, counts = labelled_candidates(params, str(tmp_path))  # an empty labelled root
     assert counts == {"judgements": 20}
     assert sum(c.label for c in candidates) == 8  # the contradictions
     assert {c.pmid for c in candidates} == {
         f"labelled:judgements:{5000 + n}" for n in range(8)
     }  # by abstract
-    spec_in_root = {**spec, "root": "labelled_root"}
+    spec_in_root = {**JUDGEMENTS_SPEC, "root": "labelled_root"}
     params = section("teacher", TeacherParams, sources=[], labelled={"judgements": spec_in_root})
     with pytest.raises(FileNotFoundError, match="judgements"):
         labelled_candidates(params, str(tmp_path))
@@ -518,11 +530,7 @@ def test_a_teacher_refined_on_a_tiny_set_of_judgements(tmp_path):
     params["teacher"]["sources"] = []
     params["teacher"]["dev_fraction"] = 0.3
     params["teacher"]["labelled"] = {"mnli": MNLI}
-    params["teacher"]["refine"] = {
-        "labelled": {"judgements": {"kind": "gold", "path": JUDGEMENTS_FIXTURE, "root": "repository",
-                                    "options": None, "weight": 2.0, "cap": None}},
-        "dev_fraction": 0.25, "max_steps": 3, "eval_steps": 3, "learning_rate": 5e-5,
-    }  # fmt: skip
+    params["teacher"]["refine"] = judgements_refine("judgements", dev_fraction=0.25, steps=3, weight=2.0)
     (tmp_path / "params.yaml").write_text(yaml.safe_dump(params))
     (tmp_path / "empty.jsonl").write_text("")
     out = tmp_path / "out"
