@@ -40,6 +40,7 @@ from scicon.params import load_key, load_section, lookup, read_params_file
 from scicon.profiles import apply_overrides, parse_assignments
 from scicon.readers.rows import NLI_LABELS
 from scicon.readers.sets import GoldSpec, SetSpec, Skipped, load_sets
+from scicon.records.benchmark import Benchmark
 from scicon.stage import run_stage
 from scicon.train.lora import finetune
 
@@ -111,10 +112,10 @@ def train_half(
 
 
 def _benchmark_figures(
-    specs: dict[str, SetSpec], judges: dict[str, ContradictionClassifier], gold: GoldSpec
+    benchmarks: dict[str, Benchmark | Skipped], judges: dict[str, ContradictionClassifier], gold: GoldSpec
 ) -> dict:
     figures = {}
-    for name, loaded in load_sets(specs).items():
+    for name, loaded in benchmarks.items():
         if isinstance(loaded, Skipped):
             figures[name] = {"status": "skipped", "reason": loaded.reason}
             continue
@@ -164,6 +165,8 @@ def crossfit(
         raise SystemExit(
             f"entailment.refine.labelled.{JUDGEMENTS}: the cross-fit needs the judgements as a refine set"
         )
+    # named before any training, so that a wrong --benchmark costs nothing
+    benchmark_specs = _benchmark_specs(effective, benchmarks, gold)
     if not (general / "config.json").is_file():
         log.info("crossfit: training the first phase into %s", general)
         train_general(params, labelled_root, general)
@@ -195,6 +198,7 @@ def crossfit(
     if whole:  # the judge of every judgement, from the same first phase: what the search would read
         trained["all"] = train_half(params, labelled_root, general, set(), out / "judge-all")
         judges_all = {"all": ContradictionClassifier(out / "judge-all", CONTRADICTION)}
+    loaded_benchmarks = load_sets(benchmark_specs)
     report = {
         "judgements": str(judgements),
         "halves": {half: {"abstracts": len(ids[half]), "training": trained[half]} for half in HALVES},
@@ -206,12 +210,12 @@ def crossfit(
             confidence=gold.confidence_level,
             seed=gold.seed,
         ),
-        "benchmarks": _benchmark_figures(_benchmark_specs(effective, benchmarks, gold), judges, gold),
+        "benchmarks": _benchmark_figures(loaded_benchmarks, judges, gold),
     }
     if whole:
         report["judge_all"] = {
             "training": trained["all"],
-            "benchmarks": _benchmark_figures(_benchmark_specs(effective, benchmarks, gold), judges_all, gold),
+            "benchmarks": _benchmark_figures(loaded_benchmarks, judges_all, gold),
         }
     write_json(out / "crossfit.json", report)
     effective.unlink()
