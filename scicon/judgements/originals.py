@@ -19,6 +19,7 @@ from pathlib import Path
 from scicon.errors import InputFormatError, InputNotFoundError
 from scicon.io import read_jsonl, write_jsonl
 from scicon.judgements.blinded import KEY_FILE
+from scicon.pairing.pairs import pair_indices
 from scicon.records.corpus import Abstract
 from scicon.records.judgements import RoundItem
 
@@ -55,7 +56,7 @@ def with_originals(
         abstract = abstracts.get(item.pmid)
         if abstract is None:
             raise InputFormatError(str(key), f"PMID {item.pmid} is not among the abstracts given", line)
-        index1, index2 = (int(part) for part in item.pair_id.rsplit("-", 2)[1:])
+        index1, index2 = pair_indices(item.pair_id)
         if _sentence(abstract, index1, key, line) != item.sentence1:
             raise InputFormatError(
                 str(key),

@@ -50,6 +50,12 @@ def pair_id(pmid: str, kind: PairKind, index1: int, index2: int) -> str:
     return f"{pmid}-{kind.short}-{index1}-{index2}"
 
 
+def pair_indices(identifier: str) -> tuple[int, int]:
+    """The abstract's sentence indices of sentence1 and sentence2 that a :func:`pair_id` names."""
+    index1, index2 = identifier.rsplit("-", 2)[1:]
+    return int(index1), int(index2)
+
+
 def build_pairs(
     abstracts: Sequence[Abstract],
     params: PairsParams,
