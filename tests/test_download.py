@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from scicon.corpus import download
+from scicon.corpus import download, sources
 from scicon.corpus.download import cache_entry, fetch
 from scicon.corpus.sources import resolve_source
 from scicon.errors import ChecksumMismatchError, DownloadError, InputNotFoundError, ParamsError
@@ -116,6 +116,16 @@ def test_server_errors_are_retried_then_succeed(tmp_path):
 def test_unreachable_host_is_a_download_error(tmp_path):
     with pytest.raises(DownloadError, match="download failed"):
         fetch("http://127.0.0.1:9/nothing.txt", tmp_path, retries=0, timeout=2)
+
+
+def test_an_unreachable_named_source_says_how_to_name_a_local_copy(monkeypatch, tmp_path):
+    unreachable = {"labelled": sources.RemoteFile("http://127.0.0.1:9/data/ori_pqal.json")}
+    monkeypatch.setitem(sources.NAMED_SOURCES, "pubmedqa-l", unreachable)
+    with pytest.raises(DownloadError, match="download failed") as failed:
+        resolve_source("pubmedqa-l", split=None, sha256=None, cache_dir=tmp_path)
+    said = str(failed.value)
+    assert "-S ingest.source=/abs/path/ori_pqal.json" in said and "ingest.watched" in said
+    assert "docs/ingest.md" in said
 
 
 def test_named_source_needs_a_known_split(tmp_path):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from scicon.errors import ChecksumMismatchError, InputFormatError
+from scicon.errors import ChecksumMismatchError, DownloadError, InputFormatError
 from scicon.evaluate.benchmarks import Skipped, load_benchmarks
 from scicon.io import hash_file
 from scicon.labelled import download as downloads
@@ -176,8 +176,11 @@ def test_relative_paths_resolve_in_the_labelled_root_and_caps_take_a_seeded_samp
 
 def test_a_labelled_set_missing_from_the_root_stops_the_stage_with_the_root_named(tmp_path):
     params = section("teacher", TeacherParams, labelled={"mnli": MNLI})
-    with pytest.raises(FileNotFoundError, match=f"file not found: nli-datasets/mnli/dev.csv .*{tmp_path}"):
+    with pytest.raises(
+        FileNotFoundError, match=f"file not found: nli-datasets/mnli/dev.csv .*{tmp_path}"
+    ) as stopped:
         labelled_candidates(params, str(tmp_path))
+    assert "python -m scicon.labelled list" in str(stopped.value)  # where local copies go, offline
 
 
 def test_weights_repeat_training_rows_with_unique_ids():
@@ -264,6 +267,17 @@ def test_the_command_reports_a_refused_download_in_one_error_line(
     said = capsys.readouterr().err
     assert said.strip().splitlines()[-1].startswith("error: ") and "sha256 mismatch" in said
     assert "Traceback" not in said
+
+
+def test_an_unreachable_source_says_where_a_local_copy_goes(tmp_path, monkeypatch, cache_dir):
+    served = _served_source(tmp_path, "http://127.0.0.1:9")
+    monkeypatch.setitem(SOURCES, "sick", served)
+    monkeypatch.setattr("scicon.corpus.download.time.sleep", lambda seconds: None)
+    with pytest.raises(DownloadError, match="download failed") as failed:
+        downloads.download(["sick"], tmp_path / "labelled")
+    assert f"put it at {tmp_path / 'labelled/sick/SICK.txt'} (sha256 {served.files[0].sha256})" in str(
+        failed.value
+    )
 
 
 def test_a_different_file_already_in_the_root_is_not_overwritten(tmp_path, monkeypatch):

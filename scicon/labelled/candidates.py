@@ -104,7 +104,10 @@ def labelled_candidates(
     ).items():
         if isinstance(loaded, Skipped):
             raise InputNotFoundError(
-                f"{section}.labelled.{name}: {loaded.reason} (labelled_root: {labelled_root})"
+                f"{section}.labelled.{name}: {loaded.reason} (labelled_root: {labelled_root}); "
+                "fill a labelled root with `python -m scicon.labelled download ... --root DIR`, or offline "
+                "put local copies where `python -m scicon.labelled list` says each file goes, and "
+                "-S labelled_root=DIR"
             )
         origin = f"{section}.labelled.{name} ({loaded.kind}: {loaded.path})"
         pairs = capped(loaded.pairs, params.labelled[name].cap, params.seed, name)
