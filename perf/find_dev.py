@@ -15,10 +15,10 @@ Neutral against its evidence. That gives two truths a finder is measured against
 The claims are the distinct claim texts, each a study of its own, with the ids of the earlier
 run in docs/find.md (``hv-NNN`` in order of first appearance). Each setting is a set of
 ``find`` changes (``--setting name:key=value,key=value``; ``question=1`` gives every claim its
-question, which blocks the candidates by it); the first is the one written to ``--run-out``
-for ``python -m scicon.find review-export``. Scores are computed once per sentence pair and
+question, which blocks the candidates by it); ``--run-out`` keeps each setting's run, a folder
+``python -m scicon.find review-export`` reads. Scores are computed once per sentence pair and
 shared by the settings: each setting's scoring seconds are its pairs at the rate measured.
-Stance per question is compared across methods on the first setting's scored pairs.
+Stance per question is compared across methods on each setting's scored pairs.
 
     python -m perf.find_dev --healthver /abs/path/healthver_dev.csv --abstracts abstracts.jsonl \\
         --classifier models/teacher --out reports/perf/find_dev.json --run-out data/find-healthver
@@ -30,6 +30,7 @@ import argparse
 import csv
 import itertools
 import math
+import re
 import time
 from collections import Counter, defaultdict, deque
 from collections.abc import Sequence
@@ -232,7 +233,14 @@ def _two_sides(reference: int, opposite: dict[int, list[int]], others: list[int]
 
 
 def method_comparison(result: FindResult, truth: Truth, params: FindParams) -> dict:
-    """Stance per question by each method, on the same clusters, scores and flags."""
+    """Stance accuracy per question by each method, on the same clusters, scores and flags."""
+    methods = method_stances(result, params)
+    return {name: stance_accuracy(groups, truth) for name, groups in methods.items()}
+
+
+def method_stances(result: FindResult, params: FindParams) -> dict[str, list[dict[str, str]]]:
+    """Each method's stance groups (claim id -> yes, no, neither or mixed), on the same clusters,
+    scores and flags."""
     index = {claim.claim_id: number for number, claim in enumerate(result.claims)}
     ids = [claim.claim_id for claim in result.claims]
     edges = [
@@ -254,7 +262,7 @@ def method_comparison(result: FindResult, truth: Truth, params: FindParams) -> d
             edge.first, edge.second, _sigmoid(_logit(threshold) + (1 if edge.flagged else -1)), edge.flagged
         )
 
-    methods = {
+    return {
         "pair flags (before)": [{ids[c]: s for c, s in g.items()} for g in pair_flag_stances(labels, edges)],
         "split, log-odds against the flag threshold (chosen)": split(
             edges, threshold, params.stance_exact_up_to
@@ -265,7 +273,6 @@ def method_comparison(result: FindResult, truth: Truth, params: FindParams) -> d
             [hard(e) for e in edges], threshold, params.stance_exact_up_to
         ),
     }
-    return {name: stance_accuracy(groups, truth) for name, groups in methods.items()}
 
 
 def _logit(p: float) -> float:
@@ -324,7 +331,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--params", default="params.yaml")
     parser.add_argument("--setting", action="append", help="name:key=value,... (repeatable; default: four)")
     parser.add_argument("--out", required=True, type=Path, help="figures (JSON)")
-    parser.add_argument("--run-out", type=Path, help="the first setting's run: a find output folder")
+    parser.add_argument(
+        "--run-out",
+        type=Path,
+        help="each setting's run, a find output folder under this one named after the setting, "
+        "with the stance groups of every method compared (stance_methods.json)",
+    )
     parser.add_argument(
         "--reviewed", type=Path, help="reviewed.jsonl of an earlier blind read of these claims"
     )
@@ -349,7 +361,7 @@ def main(argv: list[str] | None = None) -> None:
     encoder = caching_encoder(topic)
     scores = SharedScores(lambda pairs: [0.0] * len(pairs) if args.candidates_only else models.score(pairs))
     rate = args.candidates_only or None
-    settings, first = {}, None
+    settings = {}
     for text in args.setting or DEFAULT_SETTINGS:
         name, changes, given = parse_setting(text)
         chosen = FindParams.model_validate(params.model_dump() | changes)
@@ -366,7 +378,6 @@ def main(argv: list[str] | None = None) -> None:
             flush=True,
         )
         settings[name] = {"changes": changes, "question_given": given, "result": result, "params": chosen}
-        first = first or name
     figures = {
         "classifier": params.classifier,
         "abstracts": str(args.abstracts),
@@ -398,11 +409,18 @@ def main(argv: list[str] | None = None) -> None:
     }
     write_json(args.out, figures)
     if args.run_out and not args.candidates_only:
-        run = settings[first]
-        run["result"].report |= models.quality
-        write_outputs(run["result"], run["params"], args.run_out, args.run_out / "find.html")
-        write_json(args.run_out / "report.json", run["result"].report)
+        for name, run in settings.items():
+            folder = args.run_out / setting_folder(name)
+            run["result"].report |= models.quality
+            write_outputs(run["result"], run["params"], folder, folder / "find.html")
+            write_json(folder / "report.json", run["result"].report)
+            write_json(folder / "stance_methods.json", method_stances(run["result"], run["params"]))
     print(args.out)
+
+
+def setting_folder(name: str) -> str:
+    """A setting's name as a folder name: "question given" -> question-given."""
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
 
 
 if __name__ == "__main__":

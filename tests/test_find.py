@@ -36,7 +36,7 @@ from scicon.find.run import (
 from scicon.find.stance import NEITHER, NO, YES, Edge, clusters, split_cluster, stance_groups
 from scicon.fitted.claim_model import ClaimModelSettings
 from scicon.fitted.topic_model import TopicModelSettings
-from scicon.records.find import Claim, NotComparable
+from scicon.records.find import Claim, NotComparable, Stance, StanceGroupRecord
 from tests.params_defaults import component_values, section
 from tests.tiny_models import save_tiny_bert
 
@@ -499,6 +499,92 @@ def test_the_review_loop_gives_precision_at_k_and_leaves_reserved_abstracts_out(
     )
     with pytest.raises(InputFormatError, match="annotator-1.tsv:1: label 'maybe'"):
         read_review(folder)
+
+
+def _stance_group(question: str, asked: str | None, stances: dict[str, str]) -> StanceGroupRecord:
+    members = tuple(
+        Stance(
+            claim=Claim(claim_id=cid, text=f"Claim {cid}.", group=cid, pmid=cid),
+            stance=stance,
+            confidence=0.9,
+        )
+        for cid, stance in stances.items()
+    )
+    counts = {name: sum(m.stance == name for m in members) for name in (YES, NO, NEITHER)}
+    return StanceGroupRecord(
+        question=question,
+        asked=asked,
+        reference=members[0].claim,
+        members=members,
+        counts=counts,
+        agreement=1.0,
+        disagreeing=(),
+        overruled=(),
+    )
+
+
+def test_the_review_asks_claims_their_question_and_scores_the_finder_sides_against_the_readers(
+    tmp_path, found
+):
+    _, _, result, _ = found
+    groups = [
+        _stance_group("q1", "Does A help?", {"a1": YES, "a2": YES, "a3": NO, "a4": NEITHER}),
+        _stance_group("q2", "Does B harm?", {"b1": YES, "b2": NO, "b3": "no"}),
+    ]
+    folder = tmp_path / "review"
+    manifest = export_review(
+        result.pairs,
+        folder,
+        top=1,
+        below=0,
+        annotators=2,
+        seed=4,
+        groups=groups,
+        stances=7,
+        reserved=frozenset({"b3"}),
+    )
+    assert manifest["stances"] == 6  # b3's abstract is reserved
+    batches = "".join((folder / "blinded" / f"annotator-{n}.txt").read_text() for n in (1, 2))
+    assert "Q: Does A help?" in batches and "C: Claim a3." in batches and "Claim b3." not in batches
+    assert "yes, no or neither" in batches
+    key = [json.loads(line) for line in (folder / "key.jsonl").read_text().splitlines()]
+    # the readers: q1's a1 and a3 agree (the finder split them: wrong), a2 opposite a1 and
+    # a3 (the finder: a2 with a1, wrong; a2 against a3, right); q2's b1 against b2 (right)
+    readers = {"a1": "yes", "a2": "no", "a3": "yes", "a4": "yes", "b1": "no", "b2": "yes"}
+    lines = {1: [], 2: []}
+    for row in key:
+        number = int(row["annotator"].rsplit("-", 1)[1])
+        label = readers[row["claim_id"]] if row["source"] == "stance" else "neutral"
+        lines[number].append(f"{row['item_id']}\t{label}\t0")
+    for number, answered in lines.items():
+        (folder / "annotations" / f"annotator-{number}.tsv").write_text("\n".join(answered) + "\n")
+    stance = read_review(folder, ks=(1,))["stance"]
+    # pairs the readers side: q1 has 6 (a4 is sided by the readers, not by the finder), q2 one
+    assert stance["pairs_sided_by_readers"] == 7 and stance["pairs_placed_by_finder"] == 4
+    assert stance["accuracy"] == 0.5 and stance["claims"] == 6 and stance["questions"] == 2
+    assert stance["finder_against_reader"]["neither/yes"] == 1
+    rows = [json.loads(line) for line in (folder / "stances.jsonl").read_text().splitlines()]
+    assert {row["claim_id"]: row["reader"] for row in rows} == readers
+    assert not any(row["source"] == "stance" for row in read_reviewed(folder / "reviewed.jsonl").values())
+    # a pair's label on a stance item stops with the file and line
+    stance_item = next(row for row in key if row["source"] == "stance")
+    path = folder / "annotations" / f"{stance_item['annotator']}.tsv"
+    path.write_text(f"{stance_item['item_id']}\tcontradiction\t0\n")
+    with pytest.raises(
+        InputFormatError, match=r"\.tsv:1: label 'contradiction' is not one of yes, no, neither"
+    ):
+        read_review(folder)
+    with pytest.raises(NoWorkError, match="question's text"):
+        export_review(
+            result.pairs,
+            tmp_path / "other",
+            top=1,
+            below=0,
+            annotators=1,
+            seed=4,
+            groups=[_stance_group("q1", None, {"a1": YES})],
+            stances=1,
+        )
 
 
 def test_the_page_opens_in_headless_chromium_without_errors_and_shows_the_top_pair(found, tmp_path):

@@ -54,6 +54,9 @@ def parser() -> argparse.ArgumentParser:
     export.add_argument("--controls-per-batch", type=int, default=0)
     export.add_argument("--seed", type=int, default=0)
     export.add_argument("--reserved", type=Path, help="PMIDs never to send to annotators, one a line")
+    export.add_argument(
+        "--stances", type=int, default=0, help="claims given a stance to ask their question (needs its text)"
+    )
     read = steps.add_parser("review-read", help="precision at k from the answers of a review folder")
     read.add_argument("--folder", required=True)
     read.add_argument("--report", required=True, help="output JSON of the review's figures")
@@ -87,7 +90,9 @@ def _run(args: argparse.Namespace, params: FindParams) -> None:
 def _review_export(args: argparse.Namespace, params: FindParams) -> None:
     if args.annotators < 1:
         raise ParamsError("--annotators: at least 1")
-    pairs, _ = read_outputs(Path(args.out))
+    if args.stances < 0:
+        raise ParamsError("--stances: 0 or more")
+    pairs, groups = read_outputs(Path(args.out))
     manifest = export_review(
         pairs,
         Path(args.folder),
@@ -98,6 +103,8 @@ def _review_export(args: argparse.Namespace, params: FindParams) -> None:
         gold=args.gold,
         controls_per_batch=args.controls_per_batch,
         reserved=read_id_list(args.reserved) if args.reserved else frozenset(),
+        groups=groups,
+        stances=args.stances,
     )
     print(json.dumps(manifest, indent=2))
 
@@ -105,8 +112,8 @@ def _review_export(args: argparse.Namespace, params: FindParams) -> None:
 def _review_read(args: argparse.Namespace, params: FindParams) -> None:
     figures = read_review(Path(args.folder))
     write_json(args.report, figures)
-    shown = ("precision_at", "not_comparable", "controls", "missing")
-    print(json.dumps({key: figures[key] for key in shown}, indent=2))
+    shown = ("precision_at", "not_comparable", "controls", "missing", "stance")
+    print(json.dumps({key: figures[key] for key in shown if key in figures}, indent=2))
 
 
 def _page(args: argparse.Namespace, params: FindParams) -> None:

@@ -4,7 +4,11 @@
 comparable pairs the finder did not flag (what it misses), shuffled together with hidden
 gold controls into one plain-text batch per annotator (item ids that say nothing of where an
 item came from), and a private ``key.jsonl``. The readers follow the gold instructions with
-one added label, ``not comparable`` (the header of every batch says when to use it).
+one added label, ``not comparable`` (the header of every batch says when to use it). With
+``stances``, a seeded sample of the claims the finder gave a stance per question joins the
+batches as a second kind of item: the question and the claim, answered ``yes``, ``no`` or
+``neither``; read back, two claims of one question the reader answered yes and no (or both the
+same) give the sides the finder's split should have put them on.
 ``read`` checks the answers (``annotations/<annotator>.tsv``: ``item_id<TAB>label<TAB>garbled``;
 a bad line stops with file and line named), and gives precision at k over the ranked pairs,
 the share of contradictions among the pairs not flagged, what was not comparable, and each
@@ -14,6 +18,7 @@ annotator's accuracy on the controls; ``reviewed.jsonl`` carries the labels to t
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import random
 from collections import Counter
@@ -27,11 +32,13 @@ from scicon.errors import InputFormatError, InputNotFoundError, NoWorkError
 from scicon.io import atomic_open, read_json_objects, read_jsonl, write_json, write_jsonl
 from scicon.judgements.readback import checked_answers, tsv_reads
 from scicon.records.base import Record
-from scicon.records.find import FoundPair
+from scicon.records.find import FoundPair, StanceGroupRecord
 
 LABELS = ("contradiction", "entailment", "neutral", "not comparable")
+STANCE_LABELS = ("yes", "no", "neither")
 KEY_FILE = "key.jsonl"
 REVIEWED_FILE = "reviewed.jsonl"
+STANCES_FILE = "stances.jsonl"
 BLINDED = "blinded"
 ANNOTATIONS = "annotations"
 CONFIDENCE_LEVEL = 0.95
@@ -48,14 +55,25 @@ ADDENDUM = """# Read ../shared/data/gold/INSTRUCTIONS.md (or the INSTRUCTIONS.md
 # One line per item: item_id<TAB>label<TAB>garbled; label is contradiction, entailment, neutral
 # or not comparable; garbled is 1 or 0."""
 
+STANCE_ADDENDUM = """# Some items are not pairs: they show a QUESTION (Q) and one CLAIM (C). For those, answer
+# whether the claim, as written, answers the question yes, no or neither:
+#   yes       the claim says the answer is yes (it asserts what the question asks about)
+#   no        the claim says the answer is no (it denies it, or says there is no such effect)
+#   neither   the claim does not answer the question (another aspect, a hedge, a question)
+# One line per item as for the pairs: item_id<TAB>label<TAB>garbled, label yes, no or neither,
+# garbled 1 when the claim itself is ungrammatical or odd."""
+
 
 class ReviewItem(Record):
     item_id: str
-    source: str = Field(description="top (best-ranked), below (not flagged, sampled) or control")
+    source: str = Field(description="top (best-ranked), below (not flagged, sampled), control or stance")
     annotator: str
     pair_id: str | None = None
     rank: int | None = None
     gold: str | None = None
+    question: str | None = Field(default=None, description="a stance item's question cluster")
+    claim_id: str | None = None
+    stance: str | None = Field(default=None, description="the finder's stance of a stance item's claim")
     sentence_a: str
     sentence_b: str
 
@@ -91,10 +109,12 @@ def export_review(
     gold: Path | None = None,
     controls_per_batch: int = 0,
     reserved: frozenset[str] = frozenset(),
+    groups: Sequence[StanceGroupRecord] = (),
+    stances: int = 0,
 ) -> dict:
     """Write the review folder (see the module docstring); returns its manifest. A pair with a
     claim of a ``reserved`` PMID (abstracts kept back from every annotator) is never sent: the
-    ranks read are those of the other pairs, in order."""
+    ranks read are those of the other pairs, in order; nor is such a claim asked its stance."""
     if (folder / KEY_FILE).exists():
         raise InputFormatError(str(folder / KEY_FILE), "a review exists here already: export to a new folder")
     ranked = sorted(pairs, key=lambda pair: pair.rank)
@@ -108,11 +128,14 @@ def export_review(
         raise NoWorkError("find review: no pair to review")
     names = [f"annotator-{number}" for number in range(1, annotators + 1)]
     items = _pair_items(chosen_top, chosen_below, names, seed, rng)
+    stance_items = _stance_items(groups, stances, reserved, names, seed, rng) if stances else []
+    items += stance_items
     if gold is not None and controls_per_batch:
         items += _control_items(_read_gold(gold), names, controls_per_batch, seed, rng)
     _write_batches(folder, items, names, seed)
     controls = sum(item.source == "control" for item in items)
     manifest = {"top": len(chosen_top), "below": len(chosen_below), "below_pool": len(under)}
+    manifest |= {"stances": len(stance_items)} if stances else {}
     manifest |= {"reserved_left_out": held_back, "controls": controls, "annotators": annotators, "seed": seed}
     write_json(folder / "manifest.json", manifest)
     return manifest
@@ -140,6 +163,43 @@ def _pair_items(
     return items
 
 
+def _stance_items(
+    groups: Sequence[StanceGroupRecord],
+    count: int,
+    reserved: frozenset[str],
+    names: list[str],
+    seed: int,
+    rng,
+) -> list[ReviewItem]:
+    """A seeded sample of the claims given a stance, whole questions first so that a question's
+    claims are read together: the sides are compared within a question."""
+    asked = [group for group in groups if group.asked]
+    if not asked:
+        raise NoWorkError(
+            "find review: stance items need each question's text, and no stance group has one "
+            "(run the finder on a claims file that gives each claim its question)"
+        )
+    items: list[ReviewItem] = []
+    for group in rng.sample(asked, len(asked)):
+        members = [m for m in group.members if m.claim.pmid not in reserved]
+        for member in rng.sample(members, min(len(members), count - len(items))):
+            items.append(
+                ReviewItem(
+                    item_id=_item_id(seed, f"stance:{group.question}:{member.claim.claim_id}"),
+                    source="stance",
+                    annotator=names[len(items) % len(names)],
+                    question=group.question,
+                    claim_id=member.claim.claim_id,
+                    stance=member.stance,
+                    sentence_a=group.asked,
+                    sentence_b=member.claim.text,
+                )
+            )
+        if len(items) >= count:
+            break
+    return items
+
+
 def _control_items(
     gold_rows: list[dict], names: list[str], per_batch: int, seed: int, rng
 ) -> list[ReviewItem]:
@@ -164,9 +224,16 @@ def _write_batches(folder: Path, items: list[ReviewItem], names: list[str], seed
     for name in names:
         shown = [item for item in items if item.annotator == name]
         random.Random(f"{seed}:{name}").shuffle(shown)
-        lines = [ADDENDUM, f"# Batch {name}: {len(shown)} items.", ""]
+        header = [ADDENDUM] + ([STANCE_ADDENDUM] if any(i.source == "stance" for i in shown) else [])
+        lines = [*header, f"# Batch {name}: {len(shown)} items.", ""]
         for number, item in enumerate(shown, start=1):
-            lines += [f"[{number}] {item.item_id}", f"A: {item.sentence_a}", f"B: {item.sentence_b}", ""]
+            first, second = ("Q", "C") if item.source == "stance" else ("A", "B")
+            lines += [
+                f"[{number}] {item.item_id}",
+                f"{first}: {item.sentence_a}",
+                f"{second}: {item.sentence_b}",
+                "",
+            ]
         with atomic_open(folder / BLINDED / f"{name}.txt") as handle:
             handle.write("\n".join(lines))
 
@@ -188,7 +255,15 @@ def _answers(folder: Path, items: dict[str, ReviewItem]) -> dict[str, tuple[str,
     for path in sorted((folder / ANNOTATIONS).glob("*.tsv")):
         annotator = path.name.split(".", 1)[0]
         given = {item_id for item_id, item in items.items() if item.annotator == annotator}
-        for item_id, label, garbled in checked_answers(path, tsv_reads(path), annotator, given, LABELS):
+        stance = {item_id for item_id in given if items[item_id].source == "stance"}
+        rows = tsv_reads(path)
+        checked = checked_answers(
+            path, [r for r in rows if r[1] not in stance], annotator, given - stance, LABELS
+        )
+        checked += checked_answers(
+            path, [r for r in rows if r[1] in stance], annotator, stance, STANCE_LABELS
+        )
+        for item_id, label, garbled in checked:
             answers[item_id] = (label, garbled)
     return answers
 
@@ -217,13 +292,17 @@ def read_review(folder: Path, ks: Sequence[int] = (10, 25, 50)) -> dict:
         "garbled": sum(row["garbled"] for row in reviewed),
         "controls": _control_accuracy(answered, answers),
         "missing": len(items) - len(answered),
-    }
+    } | (
+        {"stance": stance_figures(_write_stances(folder, answered, answers))}
+        if any(item.source == "stance" for item in items.values())
+        else {}
+    )
 
 
 def _write_reviewed(
     folder: Path, answered: list[ReviewItem], answers: dict[str, tuple[str, int]]
 ) -> list[dict]:
-    """``reviewed.jsonl``: the label of each pair read (controls left out), for the page."""
+    """``reviewed.jsonl``: the label of each pair read (controls and stances left out), for the page."""
     reviewed = [
         {
             "pair_id": item.pair_id,
@@ -234,12 +313,60 @@ def _write_reviewed(
             "readers": 1,
         }
         for item in sorted(answered, key=lambda i: (i.source, i.rank or 0))
-        if item.source != "control"
+        if item.source in ("top", "below")
     ]
     with atomic_open(folder / REVIEWED_FILE) as handle:
         for row in reviewed:
             handle.write(json.dumps(row, sort_keys=True) + "\n")
     return reviewed
+
+
+def _write_stances(
+    folder: Path, answered: list[ReviewItem], answers: dict[str, tuple[str, int]]
+) -> list[dict]:
+    """``stances.jsonl``: each stance item's claim, question, the finder's stance and the reader's."""
+    rows = [
+        {
+            "claim_id": item.claim_id,
+            "question": item.question,
+            "finder": item.stance,
+            "reader": answers[item.item_id][0],
+            "garbled": answers[item.item_id][1],
+        }
+        for item in sorted(answered, key=lambda i: (i.question or "", i.claim_id or ""))
+        if item.source == "stance"
+    ]
+    with atomic_open(folder / STANCES_FILE) as handle:
+        for row in rows:
+            handle.write(json.dumps(row, sort_keys=True) + "\n")
+    return rows
+
+
+def stance_figures(rows: Sequence[dict]) -> dict:
+    """How the finder's sides agree with the readers': over the pairs of claims of one question
+    that both sides place (yes or no), the share the finder puts on the same side exactly when
+    the readers answered alike; the finder's stance against the reader's, counted."""
+    by_question: dict[str, list[dict]] = {}
+    for row in rows:
+        by_question.setdefault(row["question"], []).append(row)
+    placed = right = sided_by_readers = 0
+    for members in by_question.values():
+        for a, b in itertools.combinations(members, 2):
+            if {a["reader"], b["reader"]} <= {"yes", "no"}:
+                sided_by_readers += 1
+                if {a["finder"], b["finder"]} <= {"yes", "no"}:
+                    placed += 1
+                    right += (a["finder"] == b["finder"]) == (a["reader"] == b["reader"])
+    interval = wilson_interval(right, placed, CONFIDENCE_LEVEL)
+    return {
+        "claims": len(rows),
+        "questions": len(by_question),
+        "pairs_sided_by_readers": sided_by_readers,
+        "pairs_placed_by_finder": placed,
+        "accuracy": round(right / placed, 4) if placed else None,
+        "interval": [round(bound, 4) for bound in interval] if interval else None,
+        "finder_against_reader": dict(sorted(Counter(f"{r['finder']}/{r['reader']}" for r in rows).items())),
+    }
 
 
 def _control_accuracy(answered: list[ReviewItem], answers: dict[str, tuple[str, int]]) -> dict:
