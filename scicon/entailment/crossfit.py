@@ -36,6 +36,7 @@ from scicon.entailment.params import EntailmentParams
 from scicon.entailment.train import THREE_WAY_LABELS, THREE_WAY_READ, entailment_data, train_entailment
 from scicon.evaluate.judge import auc_figures, judge_figures
 from scicon.io import read_json_objects, write_json
+from scicon.labelled.candidates import labelled_group
 from scicon.params import load_key, load_section, lookup, read_params_file
 from scicon.profiles import apply_overrides, parse_assignments
 from scicon.readers.rows import NLI_LABELS
@@ -100,7 +101,7 @@ def train_half(
     half's abstracts left out; its metrics."""
     data = entailment_data(params, labelled_root)
     for split, rows in data.refine.splits.items():
-        kept = [e for e in rows if e.pmid.split(":", 2)[-1] not in other]
+        kept = [e for e in rows if labelled_group(e.pmid) not in other]
         log.info(
             "crossfit: refine %s keeps %d of %d rows (the other half's abstracts left out)",
             split,
@@ -157,6 +158,15 @@ def crossfit(
     with tempfile.NamedTemporaryFile("w", suffix=".yaml", delete=False) as handle:
         yaml.safe_dump(raw, handle)
     effective = Path(handle.name)
+    try:
+        return _crossfit_with(effective, general, out, benchmarks, whole, reuse)
+    finally:  # the run's parameters, written for the loaders: gone however the run ends
+        effective.unlink()
+
+
+def _crossfit_with(
+    effective: Path, general: Path, out: Path, benchmarks: list[str], whole: bool, reuse: bool
+) -> dict:
     params = load_section(effective, "entailment", EntailmentParams)
     gold = load_section(effective, "gold", GoldSpec)
     target = load_key(effective, "target")
@@ -218,7 +228,6 @@ def crossfit(
             "benchmarks": _benchmark_figures(loaded_benchmarks, judges_all, gold),
         }
     write_json(out / "crossfit.json", report)
-    effective.unlink()
     return report
 
 

@@ -52,6 +52,16 @@ class LabelledSettings(Protocol):
     seed: int
 
 
+def labelled_pmid(name: str, group: str) -> str:
+    """A labelled row's stand-in PMID, ``labelled:<set>:<group>``: rows of one group share a split."""
+    return f"{LABELLED_PREFIX}{name}:{group}"
+
+
+def labelled_group(pmid: str) -> str:
+    """The group a labelled row's stand-in PMID names (``labelled_pmid``'s inverse)."""
+    return pmid.removeprefix(LABELLED_PREFIX).split(":", 1)[-1]
+
+
 def capped(pairs: list, cap: int | None, seed: int, name: str) -> list:
     """A seeded sample of ``cap`` pairs; the set's name is part of the seed, so sets differ."""
     kept = seeded_sample(pairs, cap, [seed, zlib.crc32(name.encode())])
@@ -117,7 +127,7 @@ def labelled_candidates(
                 candidates.append(
                     Candidate(
                         example_id=f"{LABELLED_PREFIX}{name}:{pair.key}{suffix}",
-                        pmid=f"{LABELLED_PREFIX}{name}:{pair.group or pair.key}",
+                        pmid=labelled_pmid(name, pair.group or pair.key),
                         premise=pair.sentence1,
                         hypothesis=hypothesis,
                         label=label,
