@@ -529,7 +529,7 @@ def test_the_review_asks_claims_their_question_and_scores_the_finder_sides_again
     _, _, result, _ = found
     groups = [
         _stance_group("q1", "Does A help?", {"a1": YES, "a2": YES, "a3": NO, "a4": NEITHER}),
-        _stance_group("q2", "Does B harm?", {"b1": YES, "b2": NO, "b3": "no"}),
+        _stance_group("q2", "Does B harm?", {"b1": YES, "b2": NO, "b3": NO}),
     ]
     folder = tmp_path / "review"
     manifest = export_review(

@@ -315,9 +315,7 @@ def _write_reviewed(
         for item in sorted(answered, key=lambda i: (i.source, i.rank or 0))
         if item.source in ("top", "below")
     ]
-    with atomic_open(folder / REVIEWED_FILE) as handle:
-        for row in reviewed:
-            handle.write(json.dumps(row, sort_keys=True) + "\n")
+    _write_rows(folder / REVIEWED_FILE, reviewed)
     return reviewed
 
 
@@ -336,10 +334,14 @@ def _write_stances(
         for item in sorted(answered, key=lambda i: (i.question or "", i.claim_id or ""))
         if item.source == "stance"
     ]
-    with atomic_open(folder / STANCES_FILE) as handle:
+    _write_rows(folder / STANCES_FILE, rows)
+    return rows
+
+
+def _write_rows(path: Path, rows: list[dict]) -> None:
+    with atomic_open(path) as handle:
         for row in rows:
             handle.write(json.dumps(row, sort_keys=True) + "\n")
-    return rows
 
 
 def stance_figures(rows: Sequence[dict]) -> dict:
