@@ -56,8 +56,10 @@ def fetch(
     md5: str | None = None,
     timeout: float = 60.0,
     retries: int = 3,
+    offline_hint: str | None = None,
 ) -> FetchedFile:
-    """Return a local, verified copy of ``url``, downloading it if the cache lacks it."""
+    """Return a local, verified copy of ``url``, downloading it if the cache lacks it; a download
+    that fails ends with ``offline_hint`` (what to do without a network), when given."""
     target = cache_entry(url, cache_dir)
     sidecar = target.with_name(target.name + ".json")
     cached = _verified_cache(target, sidecar, sha256)
@@ -68,7 +70,12 @@ def fetch(
     tmp_fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
     os.close(tmp_fd)
     try:
-        got_sha256, got_md5, size = _download(url, Path(tmp_name), timeout, retries)
+        try:
+            got_sha256, got_md5, size = _download(url, Path(tmp_name), timeout, retries)
+        except DownloadError as error:
+            if offline_hint is None:
+                raise
+            raise DownloadError(f"{error}. {offline_hint}") from error
         for algorithm, expected, got in (("sha256", sha256, got_sha256), ("md5", md5, got_md5)):
             if expected is not None and expected.lower() != got:
                 raise ChecksumMismatchError(

@@ -124,16 +124,12 @@ def _named(source: str, split: str | None, sha256: str | None, cache_dir: Path) 
             f"ingest.split must be one of {', '.join(files)} for source {source!r} (got {split!r})"
         )
     remote = files[split]
-    try:
-        fetched = fetch(remote.url, cache_dir, sha256=sha256 or remote.sha256)
-    except ChecksumMismatchError:
-        raise
-    except DownloadError as error:
-        raise DownloadError(
-            f"{error}. Without a network, fetch {remote.url} elsewhere and name the local copy: "
-            f"-S ingest.source=/abs/path/{Path(urlparse(remote.url).path).name} and ingest.watched the same "
-            "path (or a folder holding every local source; docs/ingest.md, 'Local copies, offline')"
-        ) from error
+    offline_hint = (
+        f"Without a network, fetch {remote.url} elsewhere and name the local copy: "
+        f"-S ingest.source=/abs/path/{Path(urlparse(remote.url).path).name} and ingest.watched the same "
+        "path (or a folder holding every local source; docs/ingest.md, 'Local copies, offline')"
+    )
+    fetched = fetch(remote.url, cache_dir, sha256=sha256 or remote.sha256, offline_hint=offline_hint)
     return ResolvedSource(
         fetched.path, f"{source}/{split}", remote.member, fetched.sha256, fetched.pinned, remote.excluded_ids
     )

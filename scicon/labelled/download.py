@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from scicon.corpus.download import fetch
-from scicon.errors import ChecksumMismatchError, DownloadError, ParamsError
+from scicon.errors import ChecksumMismatchError, ParamsError
 from scicon.io import atomic_open, hash_file
 from scicon.labelled.sources import SOURCES, LabelledSource
 from scicon.paths import cache_root
@@ -50,15 +50,11 @@ def download(names: Iterable[str], root: Path, cache_dir: Path | None = None) ->
                 log.info("%s: already in place", destination)
                 placed.append(destination)
                 continue
-            try:
-                fetched = fetch(file.url, cache_dir, sha256=file.sha256)
-            except ChecksumMismatchError:
-                raise
-            except DownloadError as error:
-                raise DownloadError(
-                    f"{error}. Without a network, fetch it elsewhere and put it at {destination} "
-                    f"(sha256 {file.sha256}): a file in place with that digest is kept"
-                ) from error
+            offline_hint = (
+                f"Without a network, fetch it elsewhere and put it at {destination} "
+                f"(sha256 {file.sha256}): a file in place with that digest is kept"
+            )
+            fetched = fetch(file.url, cache_dir, sha256=file.sha256, offline_hint=offline_hint)
             with open(fetched.path, "rb") as cached, atomic_open(destination, "wb") as placed_file:
                 shutil.copyfileobj(cached, placed_file)
             log.info("%s: downloaded from %s", destination, file.url)
