@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from scicon.audit.agreement import wilson_interval
+from scicon.audit.agreement import share_with_interval
 from scicon.find.claims import normalised_text
 from scicon.find.params import FindParams
 from scicon.find.pipeline import caching_encoder, finder_claim_settings, finder_models, write_outputs
@@ -98,13 +98,7 @@ def read_healthver(path: Path) -> tuple[list[Claim], Truth]:
 
 
 def share(hits: int, total: int) -> dict:
-    interval = wilson_interval(hits, total, LEVEL)
-    return {
-        "hits": hits,
-        "of": total,
-        "share": round(hits / total, 4) if total else None,
-        "interval": [round(x, 4) for x in interval] if interval else None,
-    }
+    return share_with_interval(hits, total, LEVEL)
 
 
 def candidate_figures(result: FindResult, truth: Truth, rate: float) -> dict:

@@ -154,15 +154,26 @@ def baselines_table() -> str:
 
 
 def declared_params(dvc_file: Path = ROOT / "dvc.yaml") -> dict[str, list[str]]:
-    """The params.yaml keys each stage of ``dvc_file`` declares, in pipeline order (a
-    ``foreach`` stage under its own name: one instance per round)."""
+    """The params.yaml keys each stage of ``dvc_file`` depends on, in pipeline order (a
+    ``foreach`` stage under its own name: one instance per round): those it declares, and those
+    its command or dependencies interpolate (``--judge ${evolve.settings.goal.classifier.model}``
+    reruns the build when the judge's folder changes, though the build declares no evolve key)."""
     import yaml
 
     stages = yaml.safe_load(dvc_file.read_text(encoding="utf-8"))["stages"]
-    return {
-        name: [key for key in stage.get("do", stage).get("params", []) if isinstance(key, str)]
-        for name, stage in stages.items()
-    }
+    return {name: _keys_of(stage.get("do", stage)) for name, stage in stages.items()}
+
+
+def _keys_of(stage: dict) -> list[str]:
+    declared = [key for key in stage.get("params", []) if isinstance(key, str)]
+    texts = [stage.get("cmd", ""), *(dep for dep in stage.get("deps", []) if isinstance(dep, str))]
+    interpolated = [
+        key
+        for text in texts
+        for key in re.findall(r"\$\{\s*([\w.]+)\s*\}", text)
+        if key.partition(".")[0] not in ("item", "key")  # a foreach stage's own round
+    ]
+    return list(dict.fromkeys(declared + interpolated))
 
 
 def params_keys(params: dict) -> list[str]:

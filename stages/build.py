@@ -2,7 +2,8 @@
 
 Reads the sources listed in `build.sources` (the labelled sets of `build.labelled` under
 `labelled_root` for the source `labelled`); writes train/dev/test as JSONL and Parquet
-with a generated dataset card into the output folder, `metrics/build.json` (headline) and
+with a generated dataset card into the output folder (with the judge's gold figures, from
+`--judge` and `gold`, and the blind read of `card.blind_read`), `metrics/build.json` (headline) and
 `reports/build.json` (every figure) and the mutation-type distribution as plot data.
 """
 
@@ -11,10 +12,12 @@ from pathlib import Path
 from scicon.dataset import assemble_scicon, write_scicon
 from scicon.dataset.build import TAXONOMY_PLOT_FIELDS, taxonomy_plot_rows
 from scicon.dataset.params import BuildParams
+from scicon.dataset.quality import CardParams, add_measures, judge_gold_figures
 from scicon.dataset.sources import SourcePaths
 from scicon.headline import write_report_and_headline
 from scicon.params import load_key, load_section, load_thresholds
 from scicon.plots import write_csv
+from scicon.readers.sets import GoldSpec
 from scicon.stage import add_metrics_arguments, run_stage, stage_parser
 
 
@@ -23,9 +26,21 @@ def main(args) -> None:
     paths = SourcePaths(pairs=Path(args.pairs), evolve=Path(args.evolve), negatives=Path(args.negatives))
     labelled_root = load_key(args.params, "labelled_root")
     build = assemble_scicon(paths, params, load_thresholds(args.params), labelled_root)
+    add_measures(build, _judge_figures(args), load_section(args.params, "card", CardParams))
     write_scicon(build, Path(args.out))
     write_report_and_headline("build", build.metrics, args.figures, args.metrics)
     write_csv(args.taxonomy_plot, taxonomy_plot_rows(build.metrics["mutation_types"]), TAXONOMY_PLOT_FIELDS)
+
+
+def _judge_figures(args) -> dict:
+    """The gold figures of the classifier EvoNLI's goal used, if it used one."""
+    from scicon.teacher.gold import gold_figures  # start-up: torch and transformers
+
+    gold = load_section(args.params, "gold", GoldSpec)
+    if args.goal != "classifier":
+        why = f"evolve.goal is {args.goal!r}: EvoNLI searched against no classifier"
+        return judge_gold_figures(None, gold, gold_figures, why)
+    return judge_gold_figures(Path(args.judge), gold, gold_figures)
 
 
 def parser():
@@ -34,6 +49,17 @@ def parser():
     command.add_argument("--evolve", required=True, help="input JSONL of accepted EvoNLI mutations")
     command.add_argument("--negatives", required=True, help="input JSONL of rule-based negatives")
     command.add_argument("--out", required=True, help="output folder for the SciCon splits and card")
+    command.add_argument(
+        "--judge",
+        required=True,
+        help="the classifier folder of EvoNLI's goal (evolve.settings.goal.classifier.model): "
+        "its gold figures go into the report and the card",
+    )
+    command.add_argument(
+        "--goal",
+        required=True,
+        help="evolve.goal: the judge's figures are measured only when it is `classifier`",
+    )
     add_metrics_arguments(command)
     command.add_argument(
         "--taxonomy-plot", required=True, help="output CSV: mutation-type share per generator"

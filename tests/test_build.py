@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
+from pathlib import Path
 
 import pytest
 import yaml
@@ -14,16 +15,16 @@ from scicon.dataset.build import build_dataset, deduplicate, order_swaps
 from scicon.dataset.params import BuildParams, BuildSource
 from scicon.dataset.sources import SourcePaths, read_sources
 from scicon.dataset.taxonomy import mutation_type
-from scicon.errors import InputNotFoundError, NoWorkError, ParamsError
+from scicon.errors import InputFormatError, InputNotFoundError, NoWorkError, ParamsError
 from scicon.io import read_jsonl, write_jsonl
-from scicon.params import load_section
+from scicon.params import load_section, read_params_file
 from scicon.records.base import WordEdit
 from scicon.records.corpus import Role
 from scicon.records.dataset import Candidate, Example
 from scicon.records.negatives import RuleNegative
 from scicon.records.pairs import Pair, PairKind
 from scicon.textdiff import word_diff
-from tests.params_defaults import section, section_values
+from tests.params_defaults import PARAMS_FILE, section, section_values
 from tests.source_fixtures import mutated_pairs, rule_negatives
 
 # every source read from the DAG's files (the source `labelled` reads build.labelled instead)
@@ -382,3 +383,189 @@ def test_the_labelled_source_needs_its_sets_and_belongs_to_the_build_alone(sourc
         assemble_scicon(
             sources, params(sources=chosen, labelled=_labelled_set(tmp_path)), labelled_root="/nowhere"
         )
+
+
+def _read_back_row(
+    number: int, example: Example, *, contradicts: bool, garbled: int, swap: bool = False
+) -> dict:
+    first, second = (example.sentence2, example.sentence1) if swap else (example.sentence1, example.sentence2)
+    return {
+        "id": f"j-{number}",
+        "pmid": example.pmid,
+        "source": "evonli_accepted",
+        "sentence1": first,
+        "sentence2": second,
+        "gold": "contradiction" if contradicts else "neutral",
+        "contradiction": int(contradicts),
+        "garbled": garbled,
+    }
+
+
+def _write_read_back(rows: list[dict]) -> str:
+    path = Path("judgements/held_out/read.jsonl")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
+    return str(path)
+
+
+def _accepted(build) -> list[Example]:
+    return [e for e in build.dataset.examples if e.generator == "evonli" and e.label == 1]
+
+
+def test_the_blind_read_counts_the_accepted_pairs_it_covers(sources, tmp_path, monkeypatch):
+    from scicon.dataset.quality import blind_read_figures
+
+    build = assemble_scicon(sources, params())
+    accepted = _accepted(build)  # the fixture's edits are negations: two become causation edits
+    negation = accepted[:1]
+    other = [e.model_copy(update={"mutation_type": "causation"}) for e in accepted[1:3]]
+    examples = [e for e in build.dataset.examples if e not in other and e not in accepted[1:3]] + other
+    assert negation[0].mutation_type == "negation_polarity" and len(other) == 2
+    shouted = other[1].model_copy(update={"sentence1": "  " + other[1].sentence1.upper()})
+    rows = [
+        _read_back_row(1, negation[0], contradicts=True, garbled=1),
+        _read_back_row(2, other[0], contradicts=True, garbled=0, swap=True),  # either order matches
+        _read_back_row(3, shouted, contradicts=False, garbled=1),  # so do case and spacing
+        _read_back_row(
+            4,
+            accepted[0].model_copy(update={"sentence2": "A sentence no build row has."}),
+            contradicts=True,
+            garbled=0,
+        ),
+    ]
+    # an original pair, label 0, read as well: not one of EvoNLI's contradictions, counted nowhere
+    original = next(e for e in build.dataset.examples if e.generator == "original")
+    rows.append(_read_back_row(5, original, contradicts=True, garbled=0))
+    monkeypatch.chdir(tmp_path)
+    _write_read_back(rows)
+
+    figures = blind_read_figures(examples, "judgements/held_out/read.jsonl")
+    assert figures["accepted"] == len(accepted) and figures["read"] == 3
+    assert figures["truly_contradict"]["hits"] == 2 and figures["truly_contradict"]["of"] == 3
+    assert figures["truly_contradict"]["share"] == 0.6667
+    low, high = figures["truly_contradict"]["interval"]
+    assert low == pytest.approx(0.2077, abs=1e-4) and high == pytest.approx(0.9385, abs=1e-4)  # Wilson
+    assert (figures["negations"]["hits"], figures["negations"]["of"]) == (1, 1)
+    assert (figures["not_negations"]["hits"], figures["not_negations"]["of"]) == (1, 2)
+    assert figures["garbled"] == 2
+    assert sum(figures["by_split"].values()) == 3
+
+
+def test_a_malformed_read_back_stops_naming_file_and_line(sources, tmp_path, monkeypatch):
+    from scicon.dataset.quality import blind_read_figures
+
+    monkeypatch.chdir(tmp_path)
+    build = assemble_scicon(sources, params())
+    good = _read_back_row(1, _accepted(build)[0], contradicts=True, garbled=0)
+    bad = dict(good, id="j-2", gold="contradiction", contradiction=0)
+    _write_read_back([good, bad])
+    with pytest.raises(InputFormatError, match=r"held_out/read\.jsonl:2: contradiction 0 disagrees"):
+        blind_read_figures(build.dataset.examples, "judgements/held_out/read.jsonl")
+
+
+def test_a_read_back_outside_the_watched_folder_is_refused_naming_the_key():
+    from scicon.dataset.quality import CardParams
+
+    for outside in ("elsewhere/read.jsonl", "judgements/held_out_old/read.jsonl"):
+        with pytest.raises(ValidationError, match="(?s)blind_read.*under judgements/held_out/"):
+            CardParams(blind_read=outside)
+    assert section("card", CardParams).blind_read is None  # the default measures nothing
+
+
+def test_the_card_says_why_a_figure_is_not_measured(sources, tmp_path):
+    from scicon.dataset.quality import CardParams, add_measures, judge_gold_figures
+    from scicon.readers.sets import GoldSpec
+
+    gold = section("gold", GoldSpec)
+    assert gold.path is None  # a fresh clone has no gold file
+
+    def never(judge, gold):
+        raise AssertionError("a judge without a gold file or a folder is not scored")
+
+    judge = judge_gold_figures(tmp_path / "judge", gold, never)
+    assert judge == {
+        "status": "not_measured",
+        "reason": "gold.path is null: no gold pairs to score the judge on",
+    }
+    absent = judge_gold_figures(tmp_path / "judge", gold.model_copy(update={"path": "gold.jsonl"}), never)
+    assert absent["reason"].endswith("no judge folder")
+    assert judge_gold_figures(None, gold, never, "evolve.goal is 'llm'")["reason"] == "evolve.goal is 'llm'"
+
+    build = assemble_scicon(sources, params())
+    add_measures(build, judge, CardParams(blind_read=None))
+    section_at = build.card.index("## Measured against people's labels")
+    assert section_at < build.card.index("## Known limitations")
+    assert "were not measured: gold.path is null" in build.card
+    assert "No blind read of the accepted contradictions: card.blind_read is null" in build.card
+    assert build.metrics["blind_read"]["status"] == "not_measured"
+    # the one measured limitation without a read: the negation share of EvoNLI's contradictions
+    negation = build.metrics["mutation_types"]["evonli"]["negation_polarity"]
+    assert f"- {100 * negation:.1f}% of EvoNLI's contradictions are negation edits" in build.card
+
+
+def test_the_build_stage_puts_the_judges_gold_figures_and_the_blind_read_in_the_card(
+    sources, fixtures, tmp_path, monkeypatch
+):
+    from scicon.readers.sets import GoldSpec
+    from scicon.teacher.gold import gold_figures
+    from stages.build import main, parser
+    from tests.tiny_models import save_tiny_bert, save_tiny_classifier
+
+    monkeypatch.chdir(tmp_path)
+    save_tiny_classifier(save_tiny_bert(tmp_path / "tiny-bert"), Path("models/judge"), seed=3)
+    accepted = _accepted(assemble_scicon(sources, params()))
+    _write_read_back(
+        [_read_back_row(n, e, contradicts=n % 2 == 0, garbled=0) for n, e in enumerate(accepted[:4])]
+    )
+    gold = section_values("gold") | {
+        "path": str(fixtures / "labelled" / "gold" / "gold_dev.jsonl"),
+        "bootstrap_resamples": 50,
+    }
+    build = section_values("build") | {"sources": [source.value for source in ALL_SOURCES]}
+    values = {
+        "build": build,
+        "card": {"blind_read": "judgements/held_out/read.jsonl"},
+        "gold": gold,
+        "labelled_root": None,
+        **{key: read_params_file(PARAMS_FILE)[key] for key in ("sim", "claim", "target")},
+    }
+    Path("params.yaml").write_text(yaml.safe_dump(values, sort_keys=False))
+    arguments = [
+        "--pairs",
+        str(sources.pairs),
+        "--evolve",
+        str(sources.evolve),
+        "--negatives",
+        str(sources.negatives),
+        "--out",
+        "data/scicon",
+        "--judge",
+        "models/judge",
+        "--goal",
+        "classifier",
+        "--metrics",
+        "metrics/build.json",
+        "--figures",
+        "reports/build.json",
+        "--taxonomy-plot",
+        "plots/taxonomy.csv",
+    ]
+    main(parser().parse_args(arguments))
+
+    report = json.loads(Path("reports/build.json").read_text())
+    expected = gold_figures(Path("models/judge"), GoldSpec.model_validate(gold))
+    assert report["judge"] == json.loads(json.dumps({"judge": "models/judge", **expected}))
+    overall = report["judge"]["overall"]
+    card = Path("data/scicon/README.md").read_text(encoding="utf-8")
+    assert (
+        f"**{overall['roc_auc']:.3f} [{overall['roc_auc_ci_low']:.3f}, {overall['roc_auc_ci_high']:.3f}]**"
+        in card
+    )
+    assert report["blind_read"]["read"] == 4 and report["blind_read"]["truly_contradict"]["hits"] == 2
+    assert "**2 of 4, 0.500 [" in card and "truly contradict sentence1" in card
+    assert "50.0% truly contradict sentence1: the label-1 rows are training signal" in card
+
+    # a search against the LLM judged with no classifier: the folder is not what it searched against
+    main(parser().parse_args(["llm" if argument == "classifier" else argument for argument in arguments]))
+    report = json.loads(Path("reports/build.json").read_text())
+    assert report["judge"]["reason"] == "evolve.goal is 'llm': EvoNLI searched against no classifier"

@@ -9,28 +9,11 @@ from pathlib import Path
 
 import yaml
 
-from scicon.classifier_folder import load_base_model, load_tokenizer, save_classifier
 from scicon.io import write_jsonl
 from scicon.records.dataset import Example
-from scicon.train.lora import LABELS, lora_config
-from scicon.train.params import FinetuneParams
 from stages.evaluate import main, parser
-from tests.params_defaults import section, section_values
-from tests.tiny_models import save_tiny_bert
-
-
-def save_tiny_classifier(base: Path, folder: Path, seed: int) -> None:
-    import torch
-    from peft import get_peft_model
-
-    params = section("finetune", FinetuneParams, base_model=str(base), max_length=32, seed=seed)
-    tokenizer = load_tokenizer(params.base_model)
-    model = get_peft_model(load_base_model(params.base_model, tokenizer, LABELS), lora_config(params))
-    generator = torch.Generator().manual_seed(seed)
-    with torch.no_grad():
-        for weight in (w for w in model.parameters() if w.requires_grad):
-            weight.copy_(torch.randn(weight.shape, generator=generator) * 0.5)
-    save_classifier(model, tokenizer, params.base_model, params.max_length, folder, LABELS, params.seed)
+from tests.params_defaults import section_values
+from tests.tiny_models import save_tiny_bert, save_tiny_classifier
 
 
 def test_the_stage_compares_classifiers_and_baselines_and_writes_every_output(

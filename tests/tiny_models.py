@@ -36,3 +36,24 @@ def save_tiny_bert(folder: Path, id2label: dict[int, str] | None = None, seed: i
     BertForSequenceClassification(config).save_pretrained(folder)
     tokenizer.save_pretrained(folder)
     return folder
+
+
+def save_tiny_classifier(base: Path, folder: Path, seed: int) -> None:
+    """A LoRA contradiction classifier folder on the tiny BERT at ``base``, with seeded random
+    adapter weights: it scores pairs as a trained one does, by no particular rule."""
+    import torch
+    from peft import get_peft_model
+
+    from scicon.classifier_folder import load_base_model, load_tokenizer, save_classifier
+    from scicon.train.lora import LABELS, lora_config
+    from scicon.train.params import FinetuneParams
+    from tests.params_defaults import section
+
+    params = section("finetune", FinetuneParams, base_model=str(base), max_length=32, seed=seed)
+    tokenizer = load_tokenizer(params.base_model)
+    model = get_peft_model(load_base_model(params.base_model, tokenizer, LABELS), lora_config(params))
+    generator = torch.Generator().manual_seed(seed)
+    with torch.no_grad():
+        for weight in (w for w in model.parameters() if w.requires_grad):
+            weight.copy_(torch.randn(weight.shape, generator=generator) * 0.5)
+    save_classifier(model, tokenizer, params.base_model, params.max_length, folder, LABELS, params.seed)

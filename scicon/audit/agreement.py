@@ -100,6 +100,18 @@ def wilson_interval(successes: int, trials: int, level: float) -> tuple[float, f
     return float(low), float(high)
 
 
+def share_with_interval(hits: int, total: int, level: float) -> dict:
+    """``hits`` of ``total`` as a report entry: the counts, the share and its Wilson interval
+    (share and interval None when there is nothing to count), rounded to four places."""
+    interval = wilson_interval(hits, total, level)
+    return {
+        "hits": hits,
+        "of": total,
+        "share": round(hits / total, 4) if total else None,
+        "interval": [round(bound, 4) for bound in interval] if interval else None,
+    }
+
+
 def bootstrap_ratio_interval(
     numerators: Sequence[float],
     denominators: Sequence[float],
