@@ -463,6 +463,15 @@ def test_a_malformed_read_back_stops_naming_file_and_line(sources, tmp_path, mon
         blind_read_figures(build.dataset.examples, "judgements/held_out/read.jsonl")
 
 
+def test_a_read_back_named_but_missing_stops_naming_the_key(sources, tmp_path, monkeypatch):
+    from scicon.dataset.quality import blind_read_figures
+
+    monkeypatch.chdir(tmp_path)
+    examples = assemble_scicon(sources, params()).dataset.examples
+    with pytest.raises(InputNotFoundError, match="card.blind_read: judgements/held_out/gone.jsonl"):
+        blind_read_figures(examples, "judgements/held_out/gone.jsonl")
+
+
 def test_a_read_back_outside_the_watched_folder_is_refused_naming_the_key():
     from scicon.dataset.quality import CardParams
 

@@ -27,6 +27,7 @@ from scicon.dataset.build import normalise
 from scicon.dataset.params import BuildSource
 from scicon.dataset.sources import GENERATORS
 from scicon.dataset.taxonomy import NEGATION_POLARITY
+from scicon.errors import InputNotFoundError
 from scicon.params import Section
 from scicon.readers.gold import load_gold
 from scicon.readers.sets import GoldSpec
@@ -98,7 +99,7 @@ def blind_read_figures(examples: Sequence[Example], read_back: str | None) -> di
         return not_measured("card.blind_read is null: no blind read of the accepted pairs")
     path = Path(read_back)
     if not path.is_file():
-        return not_measured(f"{path}: read-back not found")
+        raise InputNotFoundError(f"card.blind_read: {path}: read-back not found")
     readings = {_pair_key(pair.sentence1, pair.sentence2): pair for pair in load_gold(path, None)}
     accepted = [example for example in examples if example.generator == EVONLI and example.label == 1]
     covered = [
