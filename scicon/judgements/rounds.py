@@ -34,7 +34,12 @@ def add_sample_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--rounds", default="judgements/rounds", help="folder of rounds (default: %(default)s)"
     )
-    parser.add_argument("--pairs", required=True, help="the pairs stage's pairs.jsonl")
+    parser.add_argument("--pairs", help="the pairs stage's pairs.jsonl")
+    parser.add_argument(
+        "--scicon",
+        help="a built SciCon folder (data/scicon, a released one): what a build put into the "
+        "dataset, its edits oriented by their pairs' original rows; instead of or beside --pairs",
+    )
     parser.add_argument("--negatives", help="the negatives stage's negatives.jsonl")
     parser.add_argument("--trace", help="the evolve stage's trace.jsonl (accepted pairs and near misses)")
     parser.add_argument("--abstracts", help="ingested abstracts.jsonl (for conclusions of other abstracts)")
@@ -90,6 +95,8 @@ def _teacher_probabilities(folder: str | None, candidates) -> dict[str, float]:
 def run_sample(args: argparse.Namespace, params: JudgementsParams, target: float) -> None:
     rounds = Path(args.rounds)
     folder = rounds / args.round
+    if args.pairs is None and args.scicon is None:
+        raise ParamsError("judgements sample: name the generators' --pairs, a built --scicon folder, or both")
     if folder.exists() and any((folder / ANNOTATIONS).glob("*.*")):
         raise ParamsError(f"{folder}: this round already has answers in {ANNOTATIONS}/; name a new round")
     reserved = frozenset().union(*(read_id_list(Path(path)) for path in args.reserved))
@@ -104,7 +111,7 @@ def run_sample(args: argparse.Namespace, params: JudgementsParams, target: float
         for item in read_jsonl(earlier / KEY_FILE, RoundItem)
     )
     pool = build_pool(
-        Path(args.pairs),
+        Path(args.pairs) if args.pairs else None,
         Path(args.negatives) if args.negatives else None,
         Path(args.trace) if args.trace else None,
         Path(args.abstracts) if args.abstracts else None,
@@ -113,6 +120,7 @@ def run_sample(args: argparse.Namespace, params: JudgementsParams, target: float
         target,
         params.near_miss_margin,
         params.other_abstract_per_abstract,
+        built=Path(args.scicon) if args.scicon else None,
     )
     probabilities = _teacher_probabilities(args.teacher, pool.candidates)
     items, allocation = draw(pool, probabilities, params, args.round)
@@ -121,7 +129,8 @@ def run_sample(args: argparse.Namespace, params: JudgementsParams, target: float
     manifest = {
         "round": args.round,
         "inputs": {
-            name: getattr(args, name) for name in ("pairs", "negatives", "trace", "abstracts", "teacher")
+            name: getattr(args, name)
+            for name in ("pairs", "scicon", "negatives", "trace", "abstracts", "teacher")
         },
         "target": target,
         "params": params.model_dump(mode="json"),
