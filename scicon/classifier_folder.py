@@ -71,15 +71,20 @@ def calibration_file(folder: Path, label: str) -> Path:
 # ---- writing ----
 
 
-def write_untrained(output_dir: Path, why: str) -> None:
-    """A judge folder that holds no model and says why: a scorer pointed at it stops with ``why``."""
+def emptied_folder(output_dir: Path) -> Path:
+    """``output_dir``, created or emptied: a model written earlier must not be read as this one."""
     output_dir.mkdir(parents=True, exist_ok=True)
-    for stale in output_dir.iterdir():  # a judge trained earlier must not be read as this one
+    for stale in output_dir.iterdir():
         if stale.is_dir():
             shutil.rmtree(stale)
         else:
             stale.unlink()
-    write_json(output_dir / UNTRAINED_MARKER, {"trained": False, "why": why})
+    return output_dir
+
+
+def write_untrained(output_dir: Path, why: str) -> None:
+    """A judge folder that holds no model and says why: a scorer pointed at it stops with ``why``."""
+    write_json(emptied_folder(output_dir) / UNTRAINED_MARKER, {"trained": False, "why": why})
 
 
 def save_classifier(

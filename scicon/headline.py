@@ -70,6 +70,15 @@ PICKED: dict[str, dict[str, str]] = {
         "examples": "examples",
         "contradiction_fraction": "all.contradiction_fraction",
         "hypothesis_only_roc_auc": "hypothesis_only_roc_auc",
+        "gate_offered": "gate.offered",
+        "gate_kept": "gate.kept",
+        "gate_kept_read_precision": "gate.kept_read_precision.all.share",
+    },
+    "naturalness": {
+        "trained": "trained",
+        "edits": "edits",
+        "roc_auc": "out_of_sample.roc_auc",
+        "edit_size_baseline_roc_auc": "edit_size_baseline.roc_auc",
     },
     "finetune": {"dev_roc_auc": "dev_roc_auc", "best_step": "best_step"},
     "audit": {
@@ -121,6 +130,7 @@ def evaluate(report: Report) -> dict:
 HEADLINES: dict[str, Callable[[Report], dict]] = {
     **{stage: functools.partial(_pick, names=names) for stage, names in PICKED.items()},
     "entailment": entailment,
+    "verifier": entailment,
     "evaluate": evaluate,
 }
 

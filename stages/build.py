@@ -11,6 +11,7 @@ from pathlib import Path
 
 from scicon.dataset import assemble_scicon, write_scicon
 from scicon.dataset.build import TAXONOMY_PLOT_FIELDS, taxonomy_plot_rows
+from scicon.dataset.gate import GATE_CURVE_FIELDS
 from scicon.dataset.params import BuildParams
 from scicon.dataset.quality import CardParams, add_measures, judge_gold_figures
 from scicon.dataset.sources import SourcePaths
@@ -19,17 +20,21 @@ from scicon.params import load_key, load_section, load_thresholds
 from scicon.plots import write_csv
 from scicon.readers.sets import GoldSpec
 from scicon.stage import add_metrics_arguments, run_stage, stage_parser
+from scicon.verifier.gate import build_gate
 
 
 def main(args) -> None:
     params = load_section(args.params, "build", BuildParams)
     paths = SourcePaths(pairs=Path(args.pairs), evolve=Path(args.evolve), negatives=Path(args.negatives))
     labelled_root = load_key(args.params, "labelled_root")
-    build = assemble_scicon(paths, params, load_thresholds(args.params), labelled_root)
+    gold = load_section(args.params, "gold", GoldSpec)
+    gate = build_gate(params, gold.confidence_level)
+    build = assemble_scicon(paths, params, load_thresholds(args.params), labelled_root, gate)
     add_measures(build, _judge_figures(args), load_section(args.params, "card", CardParams))
     write_scicon(build, Path(args.out))
     write_report_and_headline("build", build.metrics, args.figures, args.metrics)
     write_csv(args.taxonomy_plot, taxonomy_plot_rows(build.metrics["mutation_types"]), TAXONOMY_PLOT_FIELDS)
+    write_csv(args.gate_plot, build.gate_curve, GATE_CURVE_FIELDS)
 
 
 def _judge_figures(args) -> dict:
@@ -63,6 +68,12 @@ def parser():
     add_metrics_arguments(command)
     command.add_argument(
         "--taxonomy-plot", required=True, help="output CSV: mutation-type share per generator"
+    )
+    command.add_argument(
+        "--gate-plot",
+        required=True,
+        help="output CSV: precision (on read pairs) and yield of the kept contradictions by "
+        "verifier threshold",
     )
     return command
 

@@ -35,6 +35,7 @@ LAYER = {
     "scicon.headline": "pipeline",
     "scicon.judgements": "pipeline",
     "scicon.labelled": "pipeline",
+    "scicon.naturalness": "pipeline",
     "scicon.pairing": "pipeline",
     "scicon.plots": "pipeline",
     "scicon.profiles": "pipeline",
@@ -44,6 +45,7 @@ LAYER = {
     "scicon.sweep": "pipeline",
     "scicon.teacher": "pipeline",
     "scicon.train": "pipeline",
+    "scicon.verifier": "pipeline",
     # the parts of EvoNLI, assembled by scicon.evolve
     "scicon.constraints": "parts",
     "scicon.goal": "parts",

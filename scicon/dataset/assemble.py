@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from scicon.dataset.baseline import hypothesis_only_roc_auc
 from scicon.dataset.build import SPLITS, BuiltDataset, build_dataset, build_metrics
 from scicon.dataset.card import render_card
 from scicon.dataset.export import write_split
+from scicon.dataset.gate import Gate
 from scicon.dataset.params import BuildParams, BuildSource
 from scicon.dataset.sources import SourcePaths, SourceReport, read_sources
 from scicon.errors import NoWorkError
@@ -27,6 +28,7 @@ class SciconBuild:
     reports: list[SourceReport]
     metrics: dict
     card: str
+    gate_curve: list[dict] = field(default_factory=list)  # precision and yield by verifier threshold
 
 
 def assemble_scicon(
@@ -34,7 +36,10 @@ def assemble_scicon(
     params: BuildParams,
     thresholds: Thresholds | None = None,
     labelled_root: str | None = None,
+    gate: Gate | None = None,
 ) -> SciconBuild:
+    """SciCon from the listed sources; with ``gate``, a generated contradiction becomes label 1
+    only when it passes it (scicon.dataset.gate)."""
     reports: list[SourceReport] = []
     for source in params.sources:  # in the listed order: the first copy of a pair wins
         if source is BuildSource.LABELLED:
@@ -42,8 +47,19 @@ def assemble_scicon(
         else:
             reports += read_sources((source,), paths)
     candidates = [candidate for report in reports for candidate in report.candidates]
+    gate_report = None
+    if gate is not None:
+        candidates, gate_report = gate.apply(candidates)
     labels = {candidate.label for candidate in candidates}
     if labels != {0, 1}:
+        summary = gate_report.summary() if gate_report is not None else None
+        if summary and summary["offered"] and 1 not in labels:
+            removed = ", ".join(f"{gate} {figure['count']}" for gate, figure in summary["removed"].items())
+            raise NoWorkError(
+                f"build: the gate removed all {summary['offered']} generated contradictions ({removed}), "
+                "so no classifier can be trained: lower build.min_verifier or build.min_precision, "
+                "or raise build.max_garbled"
+            )
         raise NoWorkError(_one_label_message(reports, labels))
     dataset = build_dataset(
         candidates,
@@ -61,13 +77,21 @@ def assemble_scicon(
     if BuildSource.LABELLED in params.sources:  # after the baseline: it judges each pair once
         dataset.splits["train"] = weighted(dataset.splits["train"], params, params.seed)
     metrics = build_metrics(dataset, reports, params, baseline)
+    if gate_report is not None:
+        metrics["gate"] = gate_report.summary()
     card = render_card(dataset, reports, metrics, params, thresholds)
     log.info(
         "build: %d examples (%s)",
         metrics["examples"],
         ", ".join(f"{split} {metrics[split]['examples']}" for split in SPLITS),
     )
-    return SciconBuild(dataset=dataset, reports=reports, metrics=metrics, card=card)
+    return SciconBuild(
+        dataset=dataset,
+        reports=reports,
+        metrics=metrics,
+        card=card,
+        gate_curve=gate_report.curve if gate_report is not None else [],
+    )
 
 
 # What to change when no listed source gives a label, by the label missing.

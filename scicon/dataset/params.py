@@ -6,7 +6,7 @@ from enum import StrEnum
 
 from pydantic import Field, field_validator, model_validator
 
-from scicon.params import Section
+from scicon.params import Probability, Section
 from scicon.readers.sets import LabelledSpec
 
 
@@ -46,6 +46,25 @@ class BuildParams(Section):
         description="file of abstract ids (PMIDs or PMCIDs) kept out of every training set: their rows "
         "go to the test split whatever the hash says (null: none)"
     )
+
+    # The gate every generated contradiction passes (scicon.dataset.gate), cheapest check first.
+    precision_reads: str | None = Field(
+        description="annotators' reads of generated pairs on training articles (the gold format of "
+        "`python -m scicon.judgements read`): each source's precision (null: not gated by precision)"
+    )
+    min_precision: float = Field(
+        ge=0.0, le=1.0, description="a rule operator or EvoNLI whose read precision is below this is left out"
+    )
+    min_reads: int = Field(ge=1, description="reads a source needs before its precision can leave it out")
+    naturalness: str = Field(
+        description="the naturalness check's folder (the naturalness stage's; marked untrained: no check)"
+    )
+    max_garbled: float = Probability
+    verifier: str = Field(
+        description="a classifier folder the search never queried, reading plain pairs (the verifier "
+        "stage's; marked untrained: every generated contradiction the other gates pass is kept)"
+    )
+    min_verifier: float = Probability
 
     @field_validator("sources", mode="before")
     @classmethod

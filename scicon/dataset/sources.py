@@ -175,6 +175,7 @@ def _evolved(target: TargetLabel) -> Reader:
                 generator=generator,
                 operator=mutated.recipe,
                 mutation_type=mutation_type(mutated.edits) if contradiction else None,
+                original=mutated.original_sentence2,
             )
 
     return read
@@ -191,6 +192,7 @@ def _rule_candidate(negative: RuleNegative, premise: str, generator: str) -> Can
         generator=generator,
         operator=negative.operator,
         mutation_type=mutation_type(negative.edits) if contradiction else None,
+        original=negative.premise,
     )
 
 

@@ -78,11 +78,13 @@ def _classes(params: EntailmentParams) -> tuple[str | None, type[Example], dict[
     return ENTAILMENT, Example, ENTAILMENT_LABELS, (1,)
 
 
-def entailment_data(params: EntailmentParams, labelled_root: str | None) -> EntailmentData:
+def entailment_data(
+    params: EntailmentParams, labelled_root: str | None, section: str = SECTION
+) -> EntailmentData:
     positive, example_type, _, _ = _classes(params)
     options = {"swap_order": False, "example_type": example_type}
     candidates, counts = labelled_candidates(
-        params, labelled_root, positive=positive, section=SECTION, edits=params.edits
+        params, labelled_root, positive=positive, section=section, edits=params.edits
     )
     dataset = build_dataset(
         candidates, dev_fraction=params.dev_fraction, test_fraction=0.0, seed=params.seed, **options
@@ -91,7 +93,7 @@ def entailment_data(params: EntailmentParams, labelled_root: str | None) -> Enta
     data = EntailmentData(dataset, counts)
     if params.refine is not None:
         refine = refine_dataset(
-            params.refine, params.seed, labelled_root, SECTION, positive, edits=params.edits, **options
+            params.refine, params.seed, labelled_root, section, positive, edits=params.edits, **options
         )
         data.refine, data.refine_labelled = refine
     return data
@@ -103,10 +105,16 @@ def one_against_rest(examples: Sequence[Example], index: int) -> list[Example]:
 
 
 def train_entailment(
-    data: EntailmentData, params: EntailmentParams, output_dir: Path, general_model: Path | None = None
+    data: EntailmentData,
+    params: EntailmentParams,
+    output_dir: Path,
+    general_model: Path | None = None,
+    checkpoints: Path | None = None,
+    section: str = SECTION,
 ) -> TeacherResult:
     """Fine-tune, calibrate and save the judge in ``output_dir``; its metrics and curves. With
-    ``general_model`` (a first phase trained on the same labelled sets) only the second phase runs."""
+    ``general_model`` (a first phase trained on the same labelled sets) only the second phase runs;
+    with ``checkpoints`` an interrupted training resumes from its last checkpoint there."""
     _, _, labels, read = _classes(params)
     train, dev = data.dataset.splits["train"], data.dataset.splits["dev"]
     for split, examples in (("training", train), ("held-out", dev)):
@@ -123,10 +131,11 @@ def train_entailment(
         params.training,
         params.refine,
         output_dir,
-        SECTION,
+        section,
         labels,
         read,
         general_model,
+        checkpoints,
     )
     if params.edits.marked:
         record_edit_marking(output_dir)

@@ -30,6 +30,8 @@ class Candidate:
     generator: str
     operator: str | None = None
     mutation_type: str | None = None
+    # the sentence an edited hypothesis was made from (None: the pair is not an edit)
+    original: str | None = None
 
 
 class Example(Record):

@@ -123,21 +123,26 @@ def train_in_phases(
     labels: dict[int, str] | None = None,
     scored: Sequence[int] | None = None,
     general_model: Path | None = None,
+    checkpoints: Path | None = None,
 ):
     """The first phase's training on the general data; with ``refine``, a second phase from its
-    weights on the in-domain ``judgements``. Returns the last phase's result, its held-out split and
-    the first phase's result (None without refine, or when ``general_model`` names a first phase
-    already trained on the same general data, which the second phase then starts from: the
-    cross-fitted judges share one). ``section`` names the settings in errors; ``labels`` and
-    ``scored`` are the finetune's (default: contradiction against the rest)."""
+    weights on the in-domain ``judgements``; with ``checkpoints``, each phase checkpoints into a
+    folder of its own there and a rerun resumes where the interrupted one stopped. Returns the last
+    phase's result, its held-out split and the first phase's result (None without refine, or when
+    ``general_model`` names a first phase already trained on the same general data, which the second
+    phase then starts from: the cross-fitted judges share one). ``section`` names the settings in
+    errors; ``labels`` and ``scored`` are the finetune's (default: contradiction against the rest)."""
     import tempfile
 
     labels, scored = labels or LABELS, scored or (POSITIVE,)
 
+    def phase(name: str) -> Path | None:
+        return checkpoints / name if checkpoints is not None else None
+
     train, dev = general.splits["train"], general.splits["dev"]
     _both_classes(dev, f"{section} data", f"{section}.dev_fraction")
     if refine is None or judgements is None:
-        return finetune(train, dev, training, output_dir, labels, scored), dev, None
+        return finetune(train, dev, training, output_dir, labels, scored, phase("general")), dev, None
     refine_dev = judgements.splits["dev"]
     _both_classes(refine_dev, f"{section} data", f"{section}.refine.dev_fraction")
     output_dir.parent.mkdir(parents=True, exist_ok=True)
@@ -151,12 +156,14 @@ def train_in_phases(
                 "learning_rate": refine.learning_rate,
             }
         )
-        return finetune(judgements.splits["train"], refine_dev, second, output_dir, labels, scored)
+        return finetune(
+            judgements.splits["train"], refine_dev, second, output_dir, labels, scored, phase("refine")
+        )
 
     if general_model is not None:
         return second_phase(general_model), refine_dev, None
     with tempfile.TemporaryDirectory(prefix=f".{output_dir.name}-general-", dir=output_dir.parent) as staging:
-        first = finetune(train, dev, training, Path(staging) / "general", labels, scored)
+        first = finetune(train, dev, training, Path(staging) / "general", labels, scored, phase("general"))
         refined = second_phase(Path(staging) / "general")
 
     def one_axis(before: list[dict], after: list[dict]) -> list[dict]:

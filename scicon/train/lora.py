@@ -25,12 +25,15 @@ docs/evaluate.md for the trade-off.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import importlib.util
 import logging
 import math
+import shutil
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -137,17 +140,21 @@ def finetune(
     output_dir: Path,
     labels: dict[int, str] = LABELS,
     scored: Sequence[int] = (POSITIVE,),
+    checkpoints: Path | None = None,
 ) -> FinetuneResult:
     """Fine-tune ``params.base_model`` on ``train`` (LoRA or every weight, ``params.method``) and save
     the classifier in ``output_dir``, its classes named by ``labels``; the ROC-AUC figures are the
-    mean one-vs-rest figure of the ``scored`` classes (of two: label 1, the positive one)."""
+    mean one-vs-rest figure of the ``scored`` classes (of two: label 1, the positive one). With
+    ``checkpoints`` the run saves its full state there every ``eval_steps`` and a rerun on the same
+    inputs resumes from the last one (:func:`resumable_checkpoints`); without, checkpoints live in a
+    temporary folder."""
     from transformers import set_seed
 
     set_seed(params.seed)
     train, use_dev = _training_examples(train, dev, params, scored)
     tokenizer = load_tokenizer(params.base_model)
     model, trainable, total = _model_to_train(params, tokenizer, labels)
-    run = _train(model, tokenizer, train, dev if use_dev else None, params, scored)
+    run = _train(model, tokenizer, train, dev if use_dev else None, params, scored, checkpoints, labels)
     loss_curve, dev_curve = _curves(run.history)
     # Training-set ROC-AUC shows whether the model fits; a seeded sample says as much as
     # scoring every example, at a fraction of the time on a CPU.
@@ -175,7 +182,8 @@ def finetune(
         "train_roc_auc": round(train_auc, 4),
         "train_roc_auc_examples": len(train_sample),
         "train_seconds": round(run.seconds, 1),
-        "seconds_per_step": round(run.seconds / max(run.steps, 1), 3),
+        "seconds_per_step": round(run.seconds / max(run.steps - run.resumed_from_step, 1), 3),
+        "resumed_from_step": run.resumed_from_step,
     }
     if dev_auc is not None:
         metrics["dev_roc_auc"] = round(dev_auc, 4)
@@ -227,6 +235,55 @@ class TrainingRun:
     optimizer: str
     mean_loss: float
     seconds: float
+    resumed_from_step: int = 0  # the checkpoint an interrupted run went on from (0: from the start)
+
+
+CHECKPOINT_FINGERPRINT = "fingerprint.txt"
+
+
+def training_fingerprint(
+    params: FinetuneParams, train: Sequence[Example], dev: Sequence[Example] | None, labels: dict[int, str]
+) -> str:
+    """What a checkpoint was computed from: the settings, every example, the classes and the
+    package's code. A checkpoint of any other inputs, or of older code, is never resumed."""
+    digest = hashlib.sha256(params.model_dump_json().encode())
+    digest.update(repr(sorted(labels.items())).encode())
+    for name, examples in (("train", train), ("dev", dev or ())):
+        digest.update(name.encode())
+        for example in examples:
+            digest.update(example.model_dump_json().encode())
+    package = Path(__file__).resolve().parents[1]
+    for source in sorted(package.rglob("*.py")):
+        digest.update(str(source.relative_to(package)).encode())
+        digest.update(source.read_bytes())
+    return digest.hexdigest()
+
+
+def resumable_checkpoints(folder: Path, fingerprint: str) -> Path:
+    """``folder`` ready to hold this run's checkpoints: kept when it holds checkpoints of the same
+    inputs (the run resumes from its last), emptied when they were made from anything else."""
+    record = folder / CHECKPOINT_FINGERPRINT
+    if folder.exists() and not (record.is_file() and record.read_text().strip() == fingerprint):
+        log.info("finetune: %s holds checkpoints of other inputs or code; starting afresh", folder)
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    record.write_text(fingerprint + "\n", encoding="utf-8")
+    return folder
+
+
+@contextlib.contextmanager
+def _checkpoint_folder(
+    checkpoints: Path | None, fingerprint: Callable[[], str]
+) -> Iterator[tuple[str, str | None]]:
+    """The Trainer's output folder and the checkpoint to resume from (None: start afresh)."""
+    if checkpoints is None:
+        with tempfile.TemporaryDirectory(prefix="scicon-finetune-") as scratch:
+            yield scratch, None
+        return
+    from transformers.trainer_utils import get_last_checkpoint
+
+    folder = resumable_checkpoints(checkpoints, fingerprint())
+    yield str(folder), get_last_checkpoint(str(folder))
 
 
 def _train(
@@ -236,9 +293,12 @@ def _train(
     dev: Sequence[Example] | None,
     params: FinetuneParams,
     scored: Sequence[int],
+    checkpoints: Path | None = None,
+    labels: dict[int, str] = LABELS,
 ) -> TrainingRun:
     """Train ``model`` in place with the transformers Trainer (dev ROC-AUC, early stopping and the
-    best checkpoint when ``dev`` is given), checkpoints in a temporary folder."""
+    best checkpoint when ``dev`` is given); checkpoints in ``checkpoints`` (resumable) or in a
+    temporary folder."""
     from transformers import DataCollatorWithPadding, EarlyStoppingCallback, Trainer
 
     train_data = encode(train, tokenizer, params.max_length)
@@ -248,8 +308,11 @@ def _train(
         params.epochs * math.ceil(len(train_data) / effective_batch)
     )
     optimizer = choose_optimizer(params.optimizer)
-    with tempfile.TemporaryDirectory(prefix="scicon-finetune-") as checkpoints:
-        arguments = _training_arguments(params, checkpoints, dev is not None, planned_steps, optimizer)
+    fingerprint = lambda: training_fingerprint(params, train, dev, labels)  # noqa: E731
+    with _checkpoint_folder(checkpoints, fingerprint) as (output, resume_from):
+        arguments = _training_arguments(
+            params, output, dev is not None, planned_steps, optimizer, resumable=checkpoints is not None
+        )
         callbacks = []
         if dev is not None and params.early_stopping_patience:
             callbacks.append(EarlyStoppingCallback(early_stopping_patience=params.early_stopping_patience))
@@ -263,8 +326,13 @@ def _train(
             compute_metrics=_dev_metric(scored) if dev is not None else None,
             callbacks=callbacks,
         )
+        resumed_from_step = int(Path(resume_from).name.rsplit("-", 1)[-1]) if resume_from else 0
+        if resume_from:
+            log.info(
+                "finetune: resuming from %s (step %d of %d)", resume_from, resumed_from_step, planned_steps
+            )
         started = time.perf_counter()
-        outcome = trainer.train()
+        outcome = trainer.train(resume_from_checkpoint=resume_from)
         seconds = time.perf_counter() - started
         best_step = _best_step(trainer)
     return TrainingRun(
@@ -277,12 +345,20 @@ def _train(
         optimizer=optimizer,
         mean_loss=float(outcome.training_loss),
         seconds=seconds,
+        resumed_from_step=resumed_from_step,
     )
 
 
 def _training_arguments(
-    params: FinetuneParams, checkpoints: str, use_dev: bool, planned_steps: int, optimizer: str
+    params: FinetuneParams,
+    checkpoints: str,
+    use_dev: bool,
+    planned_steps: int,
+    optimizer: str,
+    resumable: bool = False,
 ):
+    """The Trainer's settings; ``resumable`` saves the whole state (optimizer, scheduler, random
+    generators) every ``eval_steps``, so that an interrupted run goes on where it stopped."""
     from transformers import TrainingArguments
 
     eval_steps = min(params.eval_steps, planned_steps)
@@ -302,10 +378,10 @@ def _training_arguments(
         logging_first_step=True,
         eval_strategy="steps" if use_dev else "no",
         eval_steps=eval_steps,
-        save_strategy="steps" if use_dev else "no",
+        save_strategy="steps" if use_dev or resumable else "no",
         save_steps=eval_steps,
         save_total_limit=2,
-        save_only_model=True,
+        save_only_model=not resumable,
         load_best_model_at_end=use_dev,
         metric_for_best_model="roc_auc" if use_dev else None,
         greater_is_better=True,
