@@ -31,7 +31,8 @@ registry with three or more decimals, or one of its intervals, written anywhere 
 without a marker fails it, naming the page, line and measurement. So a quote cannot disagree
 with another quote of the same measurement: both render from one entry, and a copy typed by
 hand is caught. A number that merely equals a registered figure (another measurement's)
-is written after ``<!-- unregistered -->``.
+is written after ``<!-- unregistered -->``. A fenced ``console`` block is a command's output as it
+printed it, quoted whole (a comment inside it would show), so the check reads past it.
 """
 
 from __future__ import annotations
@@ -64,6 +65,8 @@ _BLOCK = re.compile(
 _FIGURE = re.compile(
     r"(<!-- figure: (?P<file>\S+) (?P<key>\S+)(?: (?P<format>\S+))? -->)(?P<value>[^<]*)(<!-- end figure -->)"
 )
+# a command's output as printed (```console ... ```): quoted whole, never a figure copied by hand
+_CONSOLE = re.compile(r"^```console\n.*?^```", re.DOTALL | re.MULTILINE)
 
 
 def _registry(kind: str):
@@ -323,7 +326,7 @@ def unmarked_copies(root: Path = ROOT, folder: Path | None = None) -> list[str]:
     points, intervals = _registered(root, texts)
     found = []
     for name, text in texts.items():
-        plain = _FIGURE.sub(_blank, _BLOCK.sub(_blank, text))
+        plain = _CONSOLE.sub(_blank, _FIGURE.sub(_blank, _BLOCK.sub(_blank, text)))
         outside = _INTERVAL.sub(_blank, plain)
         copies = [
             (match, intervals.get((match.group(1), match.group(2))), "'s interval")

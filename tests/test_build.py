@@ -10,6 +10,7 @@ import pytest
 import yaml
 from pydantic import ValidationError
 
+from scicon.classifier_folder import write_untrained
 from scicon.dataset import assemble_scicon, write_scicon
 from scicon.dataset.build import build_dataset, deduplicate, order_swaps
 from scicon.dataset.params import BuildParams, BuildSource
@@ -232,6 +233,43 @@ def test_written_splits_load_with_datasets_and_match_the_card(sources, tmp_path)
     as_json = load_dataset("json", data_files=str(folder / "test.jsonl"))["train"]
     assert len(as_json) == counts["test"]
     assert json.loads(json.dumps(build.metrics))["examples"] == sum(counts.values())
+
+
+def test_the_card_says_where_its_rows_come_from_their_licences_and_the_held_out_split(sources, tmp_path):
+    held_out = tmp_path / "held_out.txt"
+    held_out.write_text("1000\n1001\n1002\n# three abstracts of the fixture\n")
+    build = assemble_scicon(sources, params(held_out=str(held_out)))
+    card, examples = build.card, build.dataset.examples
+    assert {e.split for e in examples if e.pmid in {"1000", "1001", "1002"}} == {"test"}
+
+    # where the contradictions come from, with their shares, and a generator of both labels
+    contradictions = [e for e in examples if e.label == 1]
+    rules = sum(e.generator == "rules_cross" for e in contradictions)
+    controls = sum(e.generator == "rules_cross" and e.label == 0 for e in examples)
+    assert rules and controls
+    assert f"Its {len(contradictions)} contradictions:" in card
+    share = f"{100 * rules / len(contradictions):.1f}%"
+    assert f"| rule edits of sentence2 (cross form) (`rules_cross`) | {rules} | {share} |" in card
+    assert f"| label-preserving synonym controls (`rules_cross`) | {controls} |" in card
+    assert f"**`rules_cross` rows carry both labels**: {rules} contradictions and {controls} label-0" in card
+    assert "Select on `label` and `operator`, not on `generator` alone." in card
+
+    # the split as it is: the held-out abstracts in test, and the share test holds
+    abstracts = len({e.pmid for e in examples})
+    test = build.metrics["test"]["abstracts"]
+    assert (
+        f"3 of this build's abstracts are among them, so test holds\n{test} of the {abstracts} "
+        f"abstracts ({100 * test / abstracts:.1f}%), not the 20.0% the hash draws alone." in card
+    )
+
+    # what the uses are, and each row's licence by the kind of id its pmid is
+    assert "nor training data for a\ndeployable classifier" in card
+    assert "Training and evaluating contradiction detectors" not in card
+    header = yaml.safe_load(card.split("---")[1])
+    assert header["license"] == "other" and header["license_name"] == "per-source"
+    assert header["source_datasets"] == ["extended"]  # PubMed ids: text from another corpus
+    assert f"| {len(examples)} | a PubMed id | PubMed abstracts" in card and "| MIT for PubMedQA" in card
+    assert "The labels, the edits and the card are the SciCon project's" in card
 
 
 def test_build_params_validation_names_the_key():
@@ -502,7 +540,7 @@ def test_the_card_says_why_a_figure_is_not_measured(sources, tmp_path):
 
     build = assemble_scicon(sources, params())
     add_measures(build, judge, CardParams(blind_read=None))
-    section_at = build.card.index("## Measured against people's labels")
+    section_at = build.card.index("## Measured against blind annotators' labels")
     assert section_at < build.card.index("## Known limitations")
     assert "were not measured: gold.path is null" in build.card
     assert "No blind read of the accepted contradictions: card.blind_read is null" in build.card
@@ -522,6 +560,8 @@ def test_the_build_stage_puts_the_judges_gold_figures_and_the_blind_read_in_the_
 
     monkeypatch.chdir(tmp_path)
     save_tiny_classifier(save_tiny_bert(tmp_path / "tiny-bert"), Path("models/judge"), seed=3)
+    for check in ("naturalness", "verifier"):  # as their stages leave them with train: false
+        write_untrained(Path("models") / check, f"{check}.train is false")
     accepted = _accepted(assemble_scicon(sources, params()))
     _write_read_back(
         [_read_back_row(n, e, contradicts=n % 2 == 0, garbled=0) for n, e in enumerate(accepted[:4])]
@@ -558,6 +598,8 @@ def test_the_build_stage_puts_the_judges_gold_figures_and_the_blind_read_in_the_
         "reports/build.json",
         "--taxonomy-plot",
         "plots/taxonomy.csv",
+        "--gate-plot",
+        "plots/gate.csv",
     ]
     main(parser().parse_args(arguments))
 

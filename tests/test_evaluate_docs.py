@@ -101,3 +101,10 @@ def test_a_stale_registered_figure_fails_the_check(tmp_path):
     root = _project_with_registry(tmp_path, MARKED)
     drifted = MARKED.replace("-->0.790 [0.696, 0.878]<", "-->0.797 [0.696, 0.878]<")
     assert render_page(drifted, root=root) == MARKED
+
+
+def test_a_commands_printed_output_is_not_a_copy(tmp_path):
+    # a console block quotes what a command printed: its numbers are output, not hand copies
+    output = "```console\n$ dvc metrics diff\nmetrics/evolve.json  asr  0.790  0.791\n```\n"
+    root = _project_with_registry(tmp_path, MARKED + "\n" + output + "\nThen 0.790 again.\n")
+    assert unmarked_copies(root=root) == ["docs/page.md:9: 0.790 equals docs/measurements.yaml judge.gold"]

@@ -8,6 +8,7 @@ into ``reports/build.json``, so card and data cannot drift apart.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 import yaml
@@ -16,6 +17,7 @@ from scicon.dataset.build import SPLITS, BuiltDataset
 from scicon.dataset.params import BuildParams
 from scicon.dataset.sources import GENERATORS, SourceReport
 from scicon.dataset.taxonomy import MUTATION_TYPES
+from scicon.io import read_id_list
 from scicon.labelled.candidates import LABELLED_PREFIX
 from scicon.params import Thresholds
 
@@ -23,7 +25,13 @@ LABEL_NAMES = {0: "non_contradiction", 1: "contradiction"}
 
 _FIELDS = (
     ("example_id", "string", "stable id: source pair or rule-negative id plus the generator"),
-    ("pmid", "string", "PubMed id of the abstract both sentences come from (splits are grouped by it)"),
+    (
+        "pmid",
+        "string",
+        "the abstract both sentences come from (splits are grouped by it): a PubMed id (digits), a "
+        "PubMed Central id (PMC and digits: the Evidence Inference trials) or DEMO and digits (the "
+        "fictional demo corpus); the set and its group for labelled:<set> rows",
+    ),
     ("sentence1", "string", "first sentence (order randomised per pair)"),
     ("sentence2", "string", "second sentence (order randomised per pair)"),
     ("label", "class_label", "1 = contradiction, 0 = non-contradiction"),
@@ -32,7 +40,9 @@ _FIELDS = (
         "string",
         "what made the pair: "
         + ", ".join(dict.fromkeys(GENERATORS.values()))
-        + ", or labelled:<set> (a pair of a labelled NLI set, with the set's label)",
+        + ", or labelled:<set> (a pair of a labelled NLI set, with the set's label); a generator can "
+        "hold both labels (rules_cross: rule contradictions and label-0 synonym controls), so select "
+        "on label and operator",
     ),
     ("operator", "string", "EvoNLI recipe, rule operator, or the pair kind for original pairs"),
     ("mutation_type", "string", "appendix-D mutation type of a generated contradiction (null otherwise)"),
@@ -67,11 +77,15 @@ def _header(dataset: BuiltDataset) -> str:
     header = {
         "pretty_name": "SciCon",
         "language": ["en"],
+        # the text keeps each source corpus's licence, the labels and edits are the project's: the
+        # card's "Licences" section says which applies to which rows
         "license": "other",
+        "license_name": "per-source",
+        "license_details": _LICENCE_DETAILS,
         "task_categories": ["text-classification"],
         "task_ids": ["natural-language-inference"],
         "size_categories": [_size_category(len(dataset.examples))],
-        "source_datasets": ["original"],
+        "source_datasets": _source_datasets(dataset.examples),
         "tags": ["biomedical", "contradiction-detection", "pubmed", "synthetic"],
         "configs": [
             {
@@ -87,6 +101,33 @@ def _header(dataset: BuiltDataset) -> str:
     return "---\n" + yaml.safe_dump(header, sort_keys=False, allow_unicode=True) + "---\n"
 
 
+_LICENCE_DETAILS = (
+    "The sentences are abstracts' text (or edits of it) and keep their source's licence: PubMedQA "
+    "and Evidence Inference are MIT, the fictional demo corpus CC0, a labelled NLI set its own; the "
+    "labels and the edits are the SciCon project's, Apache-2.0. See the card's Licences section."
+)
+
+
+def _id_form(pmid: str) -> str:
+    """Which kind of abstract id ``pmid`` is: the card's licence rows follow it."""
+    if pmid.startswith("PMC") and pmid[3:].isdigit():
+        return "pmcid"
+    if pmid.startswith("DEMO"):
+        return "demo"
+    return "pmid" if pmid.isdigit() else "other"
+
+
+def _source_datasets(examples: Sequence) -> list[str]:
+    """``original`` for the project's own fictional demo text alone; ``extended`` when the text comes
+    from another corpus (named in the Licences section)."""
+    forms = {_id_form(example.pmid) for example in examples if not _is_labelled(example)}
+    return ["original"] if forms <= {"demo"} and not any(map(_is_labelled, examples)) else ["extended"]
+
+
+def _is_labelled(example) -> bool:
+    return example.generator.startswith(LABELLED_PREFIX)
+
+
 def _table(head: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
@@ -100,24 +141,150 @@ def _percent(value: float) -> str:
 _INTRO = """\
 # SciCon
 
-SciCon is a binary biomedical contradiction dataset: sentence pairs from structured PubMed
-abstracts, labelled contradiction (1) or non-contradiction (0). Contradictions are made by
-EvoNLI, the evolutionary word-mutation search of *Evolutionary Self-Supervised Contradiction
-Detection for Biomedical NLI*, and optionally by rule-based edits; non-contradictions are the
-original entailing pairs, EvoNLI's non-contradiction target and label-preserving rule edits.
-This card was generated by the `build` stage from the same statistics as `reports/build.json`.
+SciCon is a binary biomedical contradiction dataset: sentence pairs from structured abstracts,
+labelled contradiction (1) or non-contradiction (0). Its contradictions are machine-made, by rule
+edits of a sentence (`rules_cross`, `rules_self`: negations, opposites, modality and significance
+flips, role swaps) and by EvoNLI, the evolutionary word-mutation search of *Evolutionary
+Self-Supervised Contradiction Detection for Biomedical NLI* (`evonli`); its non-contradictions are
+the original entailing pairs, EvoNLI's non-contradiction target and label-preserving rule edits
+(synonym controls). This card was generated by the `build` stage from the same statistics as
+`reports/build.json`."""
 
+# What a label-1 or label-0 row of each generator is, for the card's composition table.
+_MADE_BY = {
+    "evonli": "EvoNLI rewrites",
+    "evonli_non_contradiction": "EvoNLI rewrites (target non-contradiction)",
+    "original": "original entailing pairs",
+    "rules_cross": "rule edits of sentence2 (cross form)",
+    "rules_self": "rule edits paired with their own sentence (self form)",
+}
+_CONTROLS = "label-preserving synonym controls"
+
+_USES = """\
 ## Uses
 
-Training and evaluating contradiction detectors for biomedical text (evidence synthesis,
-flagging conflicting findings). Out of scope: medical advice, and judging real studies: every
-contradiction here is machine-made and contradicts its source sentence, not the literature."""
+For studying how contradictions are generated from abstracts and what a classifier learns from
+them: the EvoNLI method, its rule-based baselines and their artefacts. Not, as built, a benchmark
+of true contradictions (the labels are the generating procedure's; the section measured against
+annotators' labels, where a build has it, says how far they hold), nor training data for a
+deployable classifier: in the project's runs, students fine-tuned on SciCon have not beaten a
+model that reads sentence2 alone on biomedical NLI benchmarks (the project's README). Out of
+scope: medical advice, and judging real studies: every contradiction here is machine-made and
+contradicts its source sentence, not the literature."""
+
+
+def _label_source(example) -> str:
+    """What made a row, label apart: a generator, or the controls that share a rule generator."""
+    if example.generator.startswith(LABELLED_PREFIX):
+        return f"pairs of the labelled set `{example.generator.removeprefix(LABELLED_PREFIX)}`"
+    made = _MADE_BY.get(example.generator, example.generator)
+    if example.label == 0 and example.generator.startswith("rules_"):
+        return f"{_CONTROLS} (`{example.generator}`)"
+    return f"{made} (`{example.generator}`)"
+
+
+def _composition(examples: Sequence) -> str:
+    """Where the contradictions and the non-contradictions come from, with their shares."""
+    parts = []
+    for label, name in ((1, "contradictions"), (0, "non-contradictions")):
+        members = [example for example in examples if example.label == label]
+        if not members:
+            continue
+        counts = Counter(_label_source(example) for example in members)
+        rows = [(source, count, _percent(count / len(members))) for source, count in counts.most_common()]
+        parts.append(f"Its {len(members)} {name}:\n\n" + _table(("made by", "rows", "share"), rows))
+    return "\n\n".join(parts) if parts else "(no examples)"
+
+
+def _both_labels(examples: Sequence) -> str:
+    """A warning for each generator whose rows carry both labels: filtering on it returns both."""
+    notes = []
+    for generator in sorted({example.generator for example in examples}):
+        labels = Counter(example.label for example in examples if example.generator == generator)
+        if len(labels) < 2:
+            continue
+        zero_operators = sorted(
+            {e.operator for e in examples if e.generator == generator and e.label == 0 and e.operator}
+        )
+        notes.append(
+            f"**`{generator}` rows carry both labels**: {labels[1]} contradictions and {labels[0]} "
+            f"label-0 rows ({', '.join(f'`{name}`' for name in zero_operators) or 'no operator'}). "
+            "Select on `label` and `operator`, not on `generator` alone."
+        )
+    return "\n\n".join(notes)
+
 
 _SPLITS = """\
 ## Splits and label balance
 
 Splits are grouped by abstract (PMID): all pairs of one abstract share a split, so no test
-sentence is seen in training. An abstract's split is a hash of (seed, PMID)."""
+sentence is seen in training. An abstract's split is a hash of (seed, PMID) against the split
+fractions (dev {dev_fraction}, test {test_fraction} of the abstracts).{held_out}"""
+
+_HELD_OUT = """ The abstracts listed in `{path}` (kept out of every training set) go to test
+whatever the hash says: {held} of this build's abstracts are among them, so test holds
+{test_abstracts} of the {abstracts} abstracts ({share}), not the {test_fraction} the hash draws alone."""
+
+
+def _splits_text(dataset: BuiltDataset, metrics: dict, params: BuildParams) -> str:
+    held_out = ""
+    if params.held_out:
+        listed = read_id_list(params.held_out)
+        abstracts = {example.pmid for example in dataset.examples}
+        test = metrics["test"]["abstracts"]
+        held_out = _HELD_OUT.format(
+            path=params.held_out,
+            held=len(abstracts & listed),
+            test_abstracts=test,
+            abstracts=len(abstracts),
+            share=_percent(test / len(abstracts)) if abstracts else "-",
+            test_fraction=_percent(params.test_fraction),
+        )
+    return _SPLITS.format(
+        dev_fraction=params.dev_fraction, test_fraction=params.test_fraction, held_out=held_out
+    )
+
+
+# Where each kind of abstract id's text comes from, and its licence (the card's Licences section).
+_ID_SOURCES = {
+    "pmid": (
+        "a PubMed id",
+        "PubMed abstracts: in the project's `real-abstracts` recipe, PubMedQA's labelled abstracts "
+        "(`pubmedqa/pubmedqa`, named source `pubmedqa-l`); otherwise the corpus `ingest.source` named",
+        "MIT for PubMedQA; otherwise the corpus's own",
+    ),
+    "pmcid": (
+        "a PubMed Central id (`PMC...`)",
+        "abstracts of PubMed Central articles: the Evidence Inference trials "
+        "(`jayded/evidence-inference`, named source `evidence-inference`)",
+        "MIT (Evidence Inference)",
+    ),
+    "demo": ("`DEMO...`", "the project's fictional demo corpus (`data/demo/`), not medical data", "CC0"),
+    "other": ("another id", "the corpus `ingest.source` named", "the corpus's own"),
+}
+
+
+def _licences(examples: Sequence) -> str:
+    rows = []
+    forms = Counter(_id_form(example.pmid) for example in examples if not _is_labelled(example))
+    for form, (pmid, source, licence) in _ID_SOURCES.items():
+        if forms[form]:
+            rows.append((forms[form], pmid, source, licence))
+    labelled = Counter(example.generator for example in examples if _is_labelled(example))
+    for generator, count in sorted(labelled.items()):
+        rows.append((count, "the set and its group", f"the labelled set `{generator}`", "the set's own"))
+    table = _table(("rows", "pmid", "text from", "licence"), rows) if rows else "(no rows)"
+    return "\n\n".join(
+        [
+            "## Licences",
+            "Every sentence is text of the abstracts the `ingest` stage read (or of a labelled set), "
+            "or an edit of it, and keeps its source's licence, which binds anyone who redistributes "
+            "this build:",
+            table,
+            "The labels, the edits and the card are the SciCon project's, under its licence (Apache-2.0).",
+        ]
+    )
+
 
 _REMOVED = """\
 Removed while building: {duplicates} duplicates (unordered, normalised sentence pairs),
@@ -169,12 +336,13 @@ _LIMITATIONS = """\
 - Labels are assigned by the generating procedure, not by annotators; with a small teacher
   model EvoNLI's acceptances are noisy.
 {rule_forms}- Mutation types come from word lists; edits outside them are `other`.
-- Licence: the text comes from the abstracts of the ingested source; use it under that
-  source's terms.
+- Licence: each row keeps its source's licence (the Licences section).
 
 ## Citation
 
-*Evolutionary Self-Supervised Contradiction Detection for Biomedical NLI* (EvoNLI and SciCon)."""
+The method: *Evolutionary Self-Supervised Contradiction Detection for Biomedical NLI* (EvoNLI and
+SciCon; under double-blind review, its authors not public). This build: the SciCon repository
+(its CITATION.cff)."""
 
 
 def _split_table(metrics: dict) -> str:
@@ -226,7 +394,8 @@ def _provenance(
         generator_rows.append((generator, len(members), contradictions, ", ".join(operators[:6]) or "-"))
     settings = [
         f"- sources: {', '.join(s.value for s in params.sources)}",
-        f"- split fractions (of abstracts): dev {params.dev_fraction}, test {params.test_fraction}",
+        f"- split fractions (of abstracts): dev {params.dev_fraction}, test {params.test_fraction}"
+        + (f"; held-out abstracts (test only): {params.held_out}" if params.held_out else ""),
         f"- seed: {params.seed}",
     ]
     if thresholds is not None:
@@ -276,7 +445,10 @@ def render_card(
     sections = [
         _header(dataset).rstrip("\n"),
         _INTRO,
-        _SPLITS,
+        _composition(examples),
+        *filter(None, [_both_labels(examples)]),
+        _USES,
+        _splits_text(dataset, metrics, params),
         _split_table(metrics),
         "## Data fields",
         _table(("field", "type", "meaning"), _FIELDS),
@@ -286,6 +458,7 @@ def render_card(
         _REMOVED.format(**removed),
         _TYPES,
         _type_table(metrics),
+        _licences(examples),
         "## Known limitations",
         _BASELINE.format(auc=baseline) if baseline is not None else _NO_BASELINE,
         _LIMITATIONS.format(

@@ -1,7 +1,9 @@
-"""What people's labels say of a build: the judge EvoNLI searched against, scored on gold pairs,
-and a blind read-back of the contradictions EvoNLI accepted.
+"""What blind annotators' labels say of a build: the judge EvoNLI searched against, scored on gold
+pairs, and a blind read-back of the contradictions EvoNLI accepted. The project's own gold pairs and
+read-backs were labelled by language-model annotators (automated readers), each working alone and
+blind to how a pair was made, the rounds' batches with hidden gold controls.
 
-Both go into ``reports/build.json`` and, as the section "Measured against people's labels" and
+Both go into ``reports/build.json`` and, as the section :data:`MEASURED_HEADING` and
 the limitations that follow from them, into the dataset card, so that a reader of the card sees
 how far the generated labels can be trusted without leaving the dataset. The judge is scored by
 the function ``python -m scicon.teacher.gold`` runs, so a user who pulls the released judge and
@@ -40,6 +42,12 @@ LEVEL = 0.95
 BLIND_READ_FOLDER = "judgements/held_out"
 # The card's section the measured limitations join, and before which the measured section goes.
 LIMITATIONS_HEADING = "## Known limitations"
+MEASURED_HEADING = "## Measured against blind annotators' labels"
+# Who labelled the project's gold pairs and read-backs, as the card says it.
+ANNOTATORS = (
+    "in this project, language-model annotators (automated readers, not people), each working "
+    "alone and blind to how a pair was made"
+)
 _LIMITATION_ITEM = "\n- "
 
 
@@ -151,7 +159,8 @@ def _judge_text(judge: dict) -> str:
     text = (
         f"EvoNLI searched against the judge `{judge['judge']}`. On {overall['examples']} gold pairs "
         f"(`{judge['file']}`, {overall['contradictions']} contradictions; pairs the pipeline made, "
-        "labelled by blinded annotators) it ranks contradictions above the rest at ROC-AUC "
+        f"labelled by blind annotators: {ANNOTATORS}) it ranks contradictions above the "
+        "rest at ROC-AUC "
         f"**{_auc(overall)}** overall and {_auc(negatives)} within the rule negatives "
         f"({negatives['examples']} pairs)"
     )
@@ -172,7 +181,8 @@ def _blind_read_text(read: dict) -> str:
         return f"No blind read of the accepted contradictions: {read['reason']}."
     splits = ", ".join(f"{split} {count}" for split, count in read["by_split"].items()) or "none"
     return (
-        f"Annotators who did not know how a pair was made read {read['read']} of the "
+        f"Annotators who did not know how a pair was made ({ANNOTATORS}, their batches with hidden "
+        f"gold controls) read {read['read']} of the "
         f"{read['accepted']} contradictions EvoNLI accepted (splits: {splits}; `{read['file']}`): "
         f"**{_share(read['truly_contradict'])}** truly contradict sentence1 (Wilson 95% interval); "
         f"{_share(read['not_negations'])} of those that are not negations and "
@@ -205,7 +215,7 @@ def measured_limitations(metrics: dict) -> list[str]:
 
 
 def card_with_measures(card: str, metrics: dict) -> str:
-    """``card`` with the section "Measured against people's labels" before its limitations and
+    """``card`` with the section :data:`MEASURED_HEADING` before its limitations and
     the limitations those figures imply at the head of its limitation list."""
     head, heading, rest = card.partition(LIMITATIONS_HEADING)
     first_item = rest.find(_LIMITATION_ITEM)
@@ -213,7 +223,7 @@ def card_with_measures(card: str, metrics: dict) -> str:
         raise ValueError(f"the card has no {LIMITATIONS_HEADING!r} section with a list to extend")
     section = "\n\n".join(
         [
-            "## Measured against people's labels",
+            MEASURED_HEADING,
             _judge_text(metrics["judge"]),
             _blind_read_text(metrics["blind_read"]),
         ]
