@@ -259,7 +259,7 @@ def test_the_named_pubmedqa_source_downloads_and_ingests_from_a_real_server(
     folder, url = file_server
     shutil.copy(fixtures / "pubmedqa_ori.json", folder / "ori_pqal.json")
     assert sources.NAMED_SOURCES["pubmedqa-l"]["labelled"].url == (
-        "https://raw.githubusercontent.com/pubmedqa/pubmedqa/master/data/ori_pqal.json"
+        f"https://raw.githubusercontent.com/pubmedqa/pubmedqa/{sources.PUBMEDQA_COMMIT}/data/ori_pqal.json"
     )
     monkeypatch.setitem(
         sources.NAMED_SOURCES, "pubmedqa-l", {"labelled": sources.RemoteFile(f"{url}/ori_pqal.json")}

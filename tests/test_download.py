@@ -125,7 +125,37 @@ def test_an_unreachable_named_source_says_how_to_name_a_local_copy(monkeypatch, 
         resolve_source("pubmedqa-l", split=None, sha256=None, cache_dir=tmp_path)
     said = str(failed.value)
     assert "-S ingest.source=/abs/path/ori_pqal.json" in said and "ingest.watched" in said
+    assert "python -m scicon.corpus place pubmedqa-l /abs/path/ori_pqal.json" in said
     assert "docs/ingest.md" in said
+
+
+def test_a_placed_copy_is_read_as_the_named_sources_download_without_a_network(monkeypatch, tmp_path):
+    from scicon.corpus.__main__ import main, parser
+
+    copy = tmp_path / "ori_pqal.json"
+    copy.write_bytes(BODY)
+    # an unreachable address: the source can only be read from the placed copy
+    remote = sources.RemoteFile("http://127.0.0.1:9/data/ori_pqal.json", sha256=SHA256)
+    monkeypatch.setitem(sources.NAMED_SOURCES, "pubmedqa-l", {"labelled": remote})
+    monkeypatch.setenv("SCICON_CACHE_DIR", str(tmp_path / "cache"))
+    main(parser().parse_args(["place", "pubmedqa-l", str(copy)]))
+    resolved = resolve_source("pubmedqa-l", split=None, sha256=None, cache_dir=tmp_path / "cache")
+    assert resolved.path.read_bytes() == BODY and resolved.sha256 == SHA256 and resolved.pinned
+    record = json.loads(resolved.path.with_name(resolved.path.name + ".json").read_text())
+    assert record["placed_from"] == str(copy) and record["url"] == remote.url
+
+    other = tmp_path / "edited.json"
+    other.write_bytes(BODY + b" ")
+    with pytest.raises(ChecksumMismatchError, match="not the file this source downloads"):
+        main(parser().parse_args(["place", "pubmedqa-l", str(other)]))
+    with pytest.raises(ParamsError, match="--split must be one of train, dev, test"):
+        sources.place_named("pubmed-20k-rct", copy, split="validation", cache_dir=tmp_path)
+
+
+def test_pubmedqa_is_pinned_at_the_commit_and_digest_of_its_upstream_file():
+    (remote,) = sources.NAMED_SOURCES["pubmedqa-l"].values()
+    assert sources.PUBMEDQA_COMMIT in remote.url and remote.url.endswith("/data/ori_pqal.json")
+    assert remote.sha256 == "8b3276be8942ebbd77f3ddcda12c1749bf0e490045a736fd8438ee40cf37a41d"
 
 
 def test_named_source_needs_a_known_split(tmp_path):

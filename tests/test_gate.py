@@ -216,3 +216,21 @@ def test_a_real_verifier_folder_reads_plain_pairs_and_its_threshold_moves_the_yi
     curve = everything.gate_curve
     assert [row["kept"] for row in curve] == sorted((row["kept"] for row in curve), reverse=True)
     assert curve[0]["kept"] == summary["offered"]
+
+
+def test_the_card_says_what_the_gate_removed_from_each_source(sources):  # noqa: F811
+    build = assemble_scicon(
+        sources,
+        params(sources=("evonli", "original")),
+        gate=_gate(
+            contradiction_probability=lambda cs: np.array([0.9 if int(c.pmid) % 2 else 0.1 for c in cs])
+        ),
+    )
+    counts = build.metrics["gate"]["by_source"]["evonli"]
+    assert "## The gate" in build.card
+    assert "verifier P(contradiction) at least 0.5" in build.card
+    row = (
+        f"| evonli | {counts['offered']} | 0 | 0 | {counts['verifier_rejected']} | {counts['kept']} | - | - |"
+    )
+    assert row in build.card
+    assert "## The gate" not in assemble_scicon(sources, params(sources=("evonli", "original"))).card

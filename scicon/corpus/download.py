@@ -103,6 +103,44 @@ def fetch(
     return FetchedFile(target, url, got_sha256, pinned=sha256 is not None)
 
 
+def place(url: str, local_file: Path, cache_dir: Path, *, sha256: str | None = None) -> FetchedFile:
+    """Put ``local_file`` into the cache as the download of ``url``: the copy a machine without a
+    network was given. It must match the pinned ``sha256``; its sidecar records what a download
+    would have (the URL, the digests, the size) and where the copy came from, so that every later
+    use of ``url`` reads it as the download it stands for."""
+    if not local_file.is_file():
+        raise DownloadError(f"{local_file}: no such file to place as the download of {url}")
+    got_sha256, got_md5 = hash_file(local_file, "sha256", "md5")
+    if sha256 is not None and sha256.lower() != got_sha256:
+        raise ChecksumMismatchError(
+            f"{local_file}: sha256 {got_sha256}, but {url} is pinned at {sha256.lower()}: "
+            "not the file this source downloads"
+        )
+    target = cache_entry(url, cache_dir)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp_fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+    os.close(tmp_fd)
+    try:
+        with open(local_file, "rb") as source, open(tmp_name, "wb") as copy:
+            while block := source.read(_CHUNK):
+                copy.write(block)
+        os.replace(tmp_name, target)
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp_name)
+    record = {
+        "url": url,
+        "sha256": got_sha256,
+        "md5": got_md5,
+        "bytes": target.stat().st_size,
+        "fetched_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        "placed_from": str(local_file),
+    }
+    write_json(target.with_name(target.name + ".json"), record)
+    log.info("placed %s as the download of %s (sha256 %s)", local_file, url, got_sha256)
+    return FetchedFile(target, url, got_sha256, pinned=sha256 is not None)
+
+
 def _verified_cache(target: Path, sidecar: Path, expected: str | None) -> str | None:
     """The cached file's sha256 if it is intact and matches ``expected``; else None."""
     if not (target.is_file() and sidecar.is_file()):

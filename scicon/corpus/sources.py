@@ -21,10 +21,13 @@ Named sources point at the official releases:
 
 A named source with one split, or a default one, needs no ``ingest.split``.
 
-The PubMed RCT, PubMedQA and Evidence Inference files carry no published checksum, and none
-could be computed where this project was built (no access to the host), so their SHA-256 is not
-pinned here: the first download's digest is recorded and enforced afterwards, and
-``ingest.sha256`` pins it explicitly.
+The PubMed RCT and Evidence Inference files carry no published checksum, and none could be
+computed where this project was built (no access to the host), so their SHA-256 is not pinned
+here: the first download's digest is recorded and enforced afterwards, and ``ingest.sha256`` pins
+it explicitly. PubMedQA's file is pinned at a commit and digest (the project's copy of it, byte
+for byte). Without a network, ``python -m scicon.corpus place <source> <file>`` puts a copy of a
+named source's file into the download cache, checked against the pinned digest, and the source
+then reads it as its download.
 """
 
 from __future__ import annotations
@@ -36,12 +39,14 @@ from urllib.parse import urlparse
 
 import httpx
 
-from scicon.corpus.download import fetch
+from scicon.corpus.download import fetch, place
 from scicon.errors import ChecksumMismatchError, DownloadError, InputNotFoundError, ParamsError
 from scicon.io import hash_file, hash_folder
 
 RCT_REPOSITORY = "https://raw.githubusercontent.com/Franck-Dernoncourt/pubmed-rct/master"
-PUBMEDQA_REPOSITORY = "https://raw.githubusercontent.com/pubmedqa/pubmedqa/master"
+# PubMedQA at the commit whose data/ori_pqal.json the project's runs read (its digest is pinned)
+PUBMEDQA_COMMIT = "1cbae8e92f72f20c8d3747cbb3bf5bc53554d997"
+PUBMEDQA_REPOSITORY = f"https://raw.githubusercontent.com/pubmedqa/pubmedqa/{PUBMEDQA_COMMIT}"
 PUBMED_BASELINE = "https://ftp.ncbi.nlm.nih.gov/pubmed/baseline"
 # the commit of the project's copy (../shared/data/evidence_inference/README.md)
 EVIDENCE_INFERENCE_COMMIT = "b9831b6c59b52ac2d277f757d413ececf0949a8d"
@@ -80,7 +85,12 @@ NAMED_SOURCES: dict[str, dict[str, RemoteFile]] = {
     "pubmed-20k-rct-numbers-at": _rct_release("PubMed_20k_RCT_numbers_replaced_with_at_sign", ".txt"),
     "pubmed-200k-rct": _rct_release("PubMed_200k_RCT", ".7z"),
     "pubmed-200k-rct-numbers-at": _rct_release("PubMed_200k_RCT_numbers_replaced_with_at_sign", ".zip"),
-    "pubmedqa-l": {"labelled": RemoteFile(f"{PUBMEDQA_REPOSITORY}/data/ori_pqal.json")},
+    "pubmedqa-l": {
+        "labelled": RemoteFile(
+            f"{PUBMEDQA_REPOSITORY}/data/ori_pqal.json",
+            sha256="8b3276be8942ebbd77f3ddcda12c1749bf0e490045a736fd8438ee40cf37a41d",
+        )
+    },
     "evidence-inference": {
         "development": RemoteFile(
             EVIDENCE_INFERENCE_ARCHIVE,
@@ -124,15 +134,31 @@ def _named(source: str, split: str | None, sha256: str | None, cache_dir: Path) 
             f"ingest.split must be one of {', '.join(files)} for source {source!r} (got {split!r})"
         )
     remote = files[split]
+    name = Path(urlparse(remote.url).path).name
     offline_hint = (
-        f"Without a network, fetch {remote.url} elsewhere and name the local copy: "
-        f"-S ingest.source=/abs/path/{Path(urlparse(remote.url).path).name} and ingest.watched the same "
-        "path (or a folder holding every local source; docs/ingest.md, 'Local copies, offline')"
+        f"Without a network, fetch {remote.url} elsewhere and place the copy as this source's download: "
+        f"python -m scicon.corpus place {source} /abs/path/{name}"
+        + (f" --split {split}" if len(files) > 1 else "")
+        + " (checked against the pinned digest), or read it as a local file: "
+        f"-S ingest.source=/abs/path/{name} and ingest.watched the same path (or a folder holding every "
+        "local source; docs/ingest.md, 'Local copies, offline')"
     )
     fetched = fetch(remote.url, cache_dir, sha256=sha256 or remote.sha256, offline_hint=offline_hint)
     return ResolvedSource(
         fetched.path, f"{source}/{split}", remote.member, fetched.sha256, fetched.pinned, remote.excluded_ids
     )
+
+
+def place_named(source: str, local_file: Path, *, split: str | None, cache_dir: Path) -> Path:
+    """Place ``local_file`` in the cache as the download of a named source's split (offline use)."""
+    if source not in NAMED_SOURCES:
+        raise ParamsError(f"unknown named source {source!r} (known: {', '.join(NAMED_SOURCES)})")
+    files = NAMED_SOURCES[source]
+    split = split if split is not None else DEFAULT_SPLITS.get(source)
+    if split not in files:
+        raise ParamsError(f"--split must be one of {', '.join(files)} for source {source!r} (got {split!r})")
+    remote = files[split]
+    return place(remote.url, local_file, cache_dir, sha256=remote.sha256).path
 
 
 def _baseline(split: str | None, sha256: str | None, cache_dir: Path) -> ResolvedSource:

@@ -416,6 +416,69 @@ def _provenance(
     )
 
 
+def _interval_text(figure: dict | None) -> str:
+    if not figure or figure.get("share") is None:
+        return "-"
+    low, high = figure["interval"]
+    return f"{figure['hits']}/{figure['of']} = {figure['share']:.2f} [{low:.2f}, {high:.2f}]"
+
+
+def _gate(metrics: dict) -> str | None:
+    """What the gate removed from each source, and what annotators read of the sources (None: no gate)."""
+    gate = metrics.get("gate")
+    if gate is None:
+        return None
+    settings = gate["settings"]
+    checks = [
+        f"source precision at least {settings['min_precision']} (reads: {settings['precision_reads']})"
+        if settings["precision_reads"]
+        else "no source precision gate",
+        f"P(garbled) at most {settings['max_garbled']}"
+        if settings["naturalness"]
+        else "no naturalness check",
+        f"verifier P(contradiction) at least {settings['min_verifier']}"
+        if settings["verifier"]
+        else "no verifier",
+    ]
+    rows = []
+    for source, counts in gate["by_source"].items():
+        rows.append(
+            (
+                source,
+                counts.get("offered", 0),
+                counts.get("below_precision", 0),
+                counts.get("garbled", 0),
+                counts.get("verifier_rejected", 0),
+                counts.get("kept", 0),
+                _interval_text(gate["read_precision"].get(source)),
+                _interval_text(gate["kept_read_precision"].get(source)),
+            )
+        )
+    return "\n\n".join(
+        [
+            "## The gate",
+            "A generated contradiction became a label-1 row only when it passed every check, in this "
+            "order: " + "; ".join(checks) + ". Per source, what each check removed, the share of the "
+            "source's pairs that annotators (language-model readers with hidden gold controls, blind "
+            "to how a pair was made) read as contradictions, and that share among the kept pairs "
+            "they read (in sample where the verifier or the check learnt from those reads):",
+            _table(
+                (
+                    "source",
+                    "offered",
+                    "below precision",
+                    "garbled",
+                    "verifier rejected",
+                    "kept",
+                    "read precision",
+                    "read precision, kept",
+                ),
+                rows,
+            ),
+        ]
+    )
+
+
 def _type_table(metrics: dict) -> str:
     rows = []
     for generator, distribution in metrics["mutation_types"].items():
@@ -455,6 +518,7 @@ def render_card(
         "## Data instance",
         instance_text,
         _provenance(dataset, reports, metrics, params, thresholds),
+        *filter(None, [_gate(metrics)]),
         _REMOVED.format(**removed),
         _TYPES,
         _type_table(metrics),

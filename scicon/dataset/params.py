@@ -25,7 +25,7 @@ class BuildSource(StrEnum):
     RULE_CONTROLS_SELF = "rule_controls_self"  # negatives: a sentence and its label-preserving edit (label 0)
     RULES_CROSS = "rules_cross"  # negatives: sentence1 and the rule-negated sentence2 (label 1)
     RULE_CONTROLS_CROSS = "rule_controls_cross"  # negatives: sentence1 and an edit of sentence2 (label 0)
-    LABELLED = "labelled"  # build.labelled: pairs labelled by people, contradiction 1, the rest 0
+    LABELLED = "labelled"  # build.labelled: public labelled NLI sets, contradiction 1, the rest 0
 
 
 # Names of earlier releases, and what they are called now (a hint, not a silent alias:
