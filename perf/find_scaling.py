@@ -23,6 +23,9 @@ from pathlib import Path
 
 import numpy as np
 
+from scicon.classifier import ContradictionClassifier
+from scicon.find.neighbours import candidate_pairs
+from scicon.fitted.base import encode
 from scicon.io import read_jsonl, write_json
 from scicon.records.corpus import Abstract, Role
 
@@ -39,8 +42,6 @@ def peak_rss_mib() -> float:
 
 def one_size(vectors_path: Path, size: int, args) -> dict:
     """Run in a child process: build and query the index for ``size`` claims."""
-    from scicon.find.neighbours import candidate_pairs
-
     base = np.load(vectors_path)
     rng = np.random.default_rng(size)
     rows = rng.integers(0, len(base), size)
@@ -97,9 +98,6 @@ def main(argv: list[str] | None = None) -> None:
     if args.one:
         print(json.dumps(one_size(args.vectors, args.one, args)))
         return
-
-    from scicon.classifier import ContradictionClassifier
-    from scicon.fitted.base import encode
 
     texts = claim_texts(args.abstracts, 2000)
     encode(args.encoder, texts[:32], 32)  # load the encoder before timing

@@ -19,12 +19,20 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import json
 import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
+
+from scicon.backbones.llama_cpp_backend import LlamaCppBackend
+from scicon.corpus.readers import read_corpus
+from scicon.fitted.base import encode
+from scicon.io import write_json
+from scicon.models import resolve_model
+from scicon.threads import apply_thread_budget, available_cores
 
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = REPO / "data" / "demo" / "demo_rct.txt"
@@ -35,17 +43,12 @@ LOCKING_MODULES = ("scicon.backbones.llama_cpp_backend", "scicon.fitted.base")
 
 
 def demo_sentences() -> list[str]:
-    from scicon.corpus.readers import read_corpus
-
     return [sentence.text for abstract in read_corpus(CORPUS) for sentence in abstract.sentences]
 
 
 def fluency_batch(texts: list[str], threads: int, start_at: float | None = None) -> float:
     """Seconds to score ``texts`` with SmolLM2 on ``threads`` llama.cpp threads (model loaded
     first; with ``start_at``, a wall-clock time, the batch starts then)."""
-    from scicon.backbones.llama_cpp_backend import LlamaCppBackend
-    from scicon.models import resolve_model
-
     backend = LlamaCppBackend(resolve_model(LANGUAGE_MODEL), chat_template="none", threads=threads)
     backend.log_likelihood(texts[:1])  # the likelihood model is loaded on first use
     if start_at is not None:
@@ -58,8 +61,6 @@ def fluency_batch(texts: list[str], threads: int, start_at: float | None = None)
 
 
 def encoder_batch(texts: list[str]) -> float:
-    from scicon.fitted.base import encode
-
     encode(ENCODER, texts[:8], batch_size=64)  # loaded first
     started = time.perf_counter()
     encode(ENCODER, texts, batch_size=64)
@@ -68,10 +69,6 @@ def encoder_batch(texts: list[str]) -> float:
 
 def side_by_side(fluency_texts: list[str], encoder_texts: list[str], threads: int) -> float:
     """Wall seconds of both batches started together from two threads."""
-    from scicon.backbones.llama_cpp_backend import LlamaCppBackend
-    from scicon.fitted.base import encode
-    from scicon.models import resolve_model
-
     backend = LlamaCppBackend(resolve_model(LANGUAGE_MODEL), chat_template="none", threads=threads)
     backend.log_likelihood(fluency_texts[:1])
     encode(ENCODER, encoder_texts[:8], batch_size=64)
@@ -98,8 +95,6 @@ def side_by_side(fluency_texts: list[str], encoder_texts: list[str], threads: in
 
 @contextlib.contextmanager
 def without_compute_lock():
-    import importlib
-
     modules = [importlib.import_module(name) for name in LOCKING_MODULES]
     saved = [module.COMPUTE_LOCK for module in modules]
     for module in modules:
@@ -137,8 +132,6 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--start-at", type=float, help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, help="also write the figures here (JSON)")
     args = parser.parse_args(argv)
-    from scicon.threads import apply_thread_budget, available_cores
-
     texts = demo_sentences()
     fluency_texts = (texts * 10)[: args.sentences]
     if args.fluency_only is not None:
@@ -176,8 +169,6 @@ def main(argv: list[str] | None = None) -> None:
     }
     print(json.dumps(figures, indent=2))
     if args.out:
-        from scicon.io import write_json
-
         write_json(args.out, figures)
 
 

@@ -9,7 +9,9 @@ A page marks a generated table with a pair of HTML comments::
 ``python -m scicon.docs write`` fills every such block from the registry it names (every
 entry: its name, what it does, whether it calls a backbone, and its settings block with
 the values params.yaml gives them); ``check`` fails when a page is out of date (a test
-runs it). ``recipes`` renders the named recipes of :mod:`scicon.evolve.recipes`;
+runs it). A block whose opening marker is indented (a table inside a list item) is written
+at that indentation. ``recipes`` renders the named recipes of :mod:`scicon.evolve.recipes`;
+``comparability-checks`` the finder's comparability checks (:mod:`scicon.find.checks`);
 ``paper-departures`` the settings where the default departs from the paper (profiles/paper.yaml);
 ``stale-stages`` which stages each parameter makes stale, read from dvc.yaml's declarations.
 
@@ -38,6 +40,7 @@ printed it, quoted whole (a comment inside it would show), so the check reads pa
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 from collections.abc import Callable
@@ -50,6 +53,7 @@ from scicon.constraints import CONSTRAINTS
 from scicon.evaluate.baselines import BASELINES
 from scicon.evaluate.loaders import BENCHMARK_LOADERS
 from scicon.evolve.recipes import recipes_table
+from scicon.find.checks import COMPARABILITY_CHECKS
 from scicon.goal import GOALS
 from scicon.params import lookup, read_params_file
 from scicon.profiles import departures_table
@@ -60,7 +64,9 @@ from scicon.transformations import TRANSFORMATIONS
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 _BLOCK = re.compile(
-    r"(<!-- generated: (?P<what>[^>]+?) -->\n)(?P<body>.*?)(<!-- end generated -->)", re.DOTALL
+    r"^(?P<indent>[ \t]*)(?P<start><!-- generated: (?P<what>[^>]+?) -->\n)(?P<body>.*?)"
+    r"[ \t]*<!-- end generated -->",
+    re.DOTALL | re.MULTILINE,
 )
 _FIGURE = re.compile(
     r"(<!-- figure: (?P<file>\S+) (?P<key>\S+)(?: (?P<format>\S+))? -->)(?P<value>[^<]*)(<!-- end figure -->)"
@@ -156,6 +162,18 @@ def baselines_table() -> str:
     return _table(BASELINES, ("baseline", "score", "settings"), notes, lambda entry: [])
 
 
+def comparability_checks_table() -> str:
+    """Markdown table of the finder's comparability checks: the kind its reasons are counted
+    under, what it flags (its module's docstring, else its description) and its module."""
+    lines = ["| check | what it flags | module |", "|---|---|---|"]
+    for entry in COMPARABILITY_CHECKS:
+        module = entry.factory.__module__
+        said = (sys.modules[module].__doc__ or entry.description).split("\n\n")[0]
+        flags = " ".join(said.split()).replace("``", "`").replace("|", "\\|")
+        lines.append(f"| `{entry.name}` | {flags} | `{module.replace('.', '/')}.py` |")
+    return "\n".join(lines)
+
+
 def declared_params(dvc_file: Path = ROOT / "dvc.yaml") -> dict[str, list[str]]:
     """The params.yaml keys each stage of ``dvc_file`` depends on, in pipeline order (a
     ``foreach`` stage under its own name: one instance per round): those it declares, and those
@@ -217,6 +235,7 @@ def _render(what: str) -> str:
         "recipes": _recipes,
         "loaders": loaders_table,
         "baselines": baselines_table,
+        "comparability-checks": comparability_checks_table,
         "stale-stages": stale_stages_table,
         "paper-departures": _paper_departures,
     }
@@ -241,8 +260,6 @@ _INTERVAL = re.compile(r"\[\s*(\d+\.\d+),\s*(\d+\.\d+)\s*\]")
 
 
 def _load(path: Path):
-    import json
-
     import yaml
 
     text = path.read_text(encoding="utf-8")
@@ -352,8 +369,17 @@ def _line(text: str, offset: int) -> int:
     return text.count("\n", 0, offset) + 1
 
 
+def _generated(match: re.Match) -> str:
+    """A generated block rendered afresh, every line at the indentation of its opening marker."""
+    indent = match.group("indent")
+    body = "".join(
+        indent + line if line.strip() else line for line in _render(match.group("what")).splitlines(True)
+    )
+    return f"{indent}{match.group('start')}{body}{indent}<!-- end generated -->"
+
+
 def render_page(text: str, root: Path = ROOT) -> str:
-    text = _BLOCK.sub(lambda m: m.group(1) + _render(m.group("what")) + m.group(4), text)
+    text = _BLOCK.sub(_generated, text)
     return _FIGURE.sub(
         lambda m: m.group(1) + figure(m.group("file"), m.group("key"), m.group("format"), root) + m.group(6),
         text,

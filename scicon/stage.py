@@ -56,8 +56,6 @@ def setup_logging(level: int = logging.INFO) -> None:
 
 def threads_setting(params_file: str | None) -> int | None:
     """The top-level ``threads`` of the stage's params file (None: absent, or no file)."""
-    from pathlib import Path
-
     if params_file is None or not Path(params_file).is_file():
         return None
     data = read_params_file(params_file)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import yaml
@@ -198,8 +199,18 @@ def test_one_three_way_judge_is_read_for_entailment_and_for_contradiction_each_c
     assert 0.0 <= p_entails <= 1.0
 
 
-def test_a_teacher_told_not_to_train_leaves_a_folder_that_says_why(tmp_path):
+def test_a_teacher_told_not_to_train_leaves_a_folder_that_says_why(tmp_path, monkeypatch):
     from stages import teacher as teacher_stage
+
+    clock = [100.0]  # the stage's clock, which moves on 2.5 s while the stage writes its folder
+    monkeypatch.setattr("scicon.stage.time", SimpleNamespace(perf_counter=lambda: clock[0]))
+    write_untrained = teacher_stage.write_untrained
+
+    def slow_write_untrained(*args):
+        clock[0] += 2.5
+        return write_untrained(*args)
+
+    monkeypatch.setattr(teacher_stage, "write_untrained", slow_write_untrained)
 
     params = yaml.safe_load(PARAMS_FILE.read_text())
     params["teacher"].update(train=False, labelled={}, sources=[])  # nothing to learn is no error then
@@ -210,7 +221,7 @@ def test_a_teacher_told_not_to_train_leaves_a_folder_that_says_why(tmp_path):
     out = _run_stage(teacher_stage, params, tmp_path, "teacher", ["--pairs", empty, "--negatives", empty])
 
     report = json.loads((out / "teacher.json").read_text())
-    assert report["trained"] is False and report["stage_wall_seconds"] >= 0.0  # the stage's time, kept
+    assert report["trained"] is False and report["stage_wall_seconds"] == 2.5  # the stage's time, kept
     assert sorted(path.name for path in (out / "teacher").iterdir()) == [UNTRAINED_MARKER]
     with pytest.raises(InputNotFoundError, match="holds no trained classifier .*three-way"):
         ContradictionClassifier(out / "teacher")

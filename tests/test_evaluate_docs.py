@@ -6,12 +6,14 @@ import pytest
 
 from scicon.docs import (
     baselines_table,
+    comparability_checks_table,
     loaders_table,
     registry_table,
     render_page,
     stale_pages,
     unmarked_copies,
 )
+from scicon.find.checks import COMPARABILITY_CHECKS
 
 
 def test_every_generated_table_in_the_docs_is_current():
@@ -31,6 +33,22 @@ def test_every_loader_baseline_and_evolve_component_has_a_row():
     for name in ("llm", "mixed", "mlm", "random", "rules"):
         assert f"| `{name}` |" in transformations
     assert "`temperature` = `0.9`" in transformations  # the value params.yaml gives it
+
+
+def test_every_comparability_check_has_a_row_with_its_module():
+    rows = comparability_checks_table().splitlines()[2:]
+    assert [row.split(" | ")[0] for row in rows] == [f"| `{name}`" for name in COMPARABILITY_CHECKS.names()]
+    assert "| `population` | A different population: children against adults" in rows[2]
+    assert rows[3].endswith("| `scicon/find/checks/shared_terms.py` |")
+
+
+def test_a_generated_block_inside_a_list_item_keeps_its_indentation():
+    block = "   <!-- generated: comparability-checks -->\n   old\n   <!-- end generated -->\n"
+    page = f"4. Checked:\n\n{block}\n   More.\n"
+    rendered = render_page(page)
+    table = "".join(f"   {line}\n" for line in comparability_checks_table().splitlines())
+    assert rendered == page.replace("   old\n", table)
+    assert render_page(rendered) == rendered
 
 
 def test_an_unknown_generated_block_is_refused():

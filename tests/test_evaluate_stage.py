@@ -116,7 +116,19 @@ def test_the_stage_compares_classifiers_and_baselines_and_writes_every_output(
         "negation_cue",
     }
     assert "scicon_vs_snomed" in nli4ct["paired"] and "snomed_vs_best_baseline" in nli4ct["paired"]
-    assert isinstance(nli4ct["baseline_beats_scicon"], bool) and nli4ct["verdict"]
+    # the best baseline is the strongest one, each model is compared with it, the verdict says how
+    best, best_auc = nli4ct["best_baseline"], nli4ct["best_baseline_roc_auc"]
+    baseline_aucs = {name: entry["roc_auc"] for name, entry in nli4ct["baselines"].items()}
+    assert best_auc == baseline_aucs[best] == max(baseline_aucs.values())
+    sentences = nli4ct["verdict"].split("; ")
+    for model, sentence in zip(("scicon", "snomed"), sentences, strict=True):
+        auc = nli4ct["models"][model]["roc_auc"]
+        assert nli4ct[f"baseline_beats_{model}"] is (best_auc >= auc)
+        assert sentence.startswith(
+            f"trivial baseline {best} ({best_auc:.3f}) scores at least as high as {model} ({auc:.3f})"
+            if best_auc >= auc
+            else f"{model} ({auc:.3f}) above {best} ({best_auc:.3f}), "
+        )
 
     with open("plots/scores/nli4ct_dev.csv", newline="") as handle:
         rows = list(csv.DictReader(handle))

@@ -383,11 +383,14 @@ def test_a_new_round_never_repeats_a_judged_pair(corpus):
     assert first and not first & second
 
 
-def test_a_finder_review_kept_beside_the_rounds_is_not_read_as_one(corpus):
+def test_a_finder_review_kept_beside_the_rounds_is_not_read_as_one(corpus, tmp_path):
     review = corpus["rounds"] / "find-review"  # its key has the finder's own records
     review.mkdir(parents=True)
     (review / "key.jsonl").write_text(json.dumps({"item_id": "f-1", "pair_id": "a|b"}) + "\n")
-    assert (_sample(corpus, "r1") / "key.jsonl").is_file()
+    folder = _sample(corpus, "r1")  # drawing a round reads the earlier rounds' keys, not the review's
+    _answer(folder, "annotator-1", right_controls=3)
+    _read(corpus, tmp_path / "judgements.jsonl", tmp_path / "report.json")  # nor does reading back
+    assert list(json.loads((tmp_path / "report.json").read_text())["rounds"]) == ["r1"]
 
 
 def test_an_answered_round_is_never_redrawn(corpus):

@@ -1,8 +1,9 @@
-"""The package map (docs/development.md): which package of scicon/ and stages/ may import which.
+"""The package map (docs/development.md): which package of scicon/, stages/ and perf/ may import
+which.
 
-Four layers, top to bottom: the stage scripts; the pipeline (what a stage runs); the four
-parts of EvoNLI that the evolve pipeline assembles; and the foundations everything stands
-on. A package may import its own layer and those below it, never one above, and no two
+Four layers, top to bottom: the stage scripts and the perf scripts; the pipeline (what a stage
+runs); the four parts of EvoNLI that the evolve pipeline assembles; and the foundations everything
+stands on. A package may import its own layer and those below it, never one above, and no two
 packages may import each other, directly or round a longer loop; nor may two modules, within a
 package too. Every import counts, those inside functions included: a deferred import is still
 a dependency.
@@ -18,11 +19,14 @@ from pathlib import Path
 from scicon.codedeps.closure import ROOT, import_statements, module_file, module_name
 
 LAYERS = ("stages", "pipeline", "parts", "foundations")  # top to bottom
+SCRIPTS = ("stages", "perf")  # folders of scripts, each one package of the top layer
+PROJECT = ("scicon", *SCRIPTS)  # the top-level packages whose imports are checked
 
 # Every package of scicon (a subpackage or a top-level module) and its layer: a new one
 # fails the test until it is placed here.
 LAYER = {
     "stages": "stages",
+    "perf": "stages",  # the measurement scripts: on top like the stages, they may import anything
     # the pipeline: what the stage scripts run, and the commands around them
     "scicon.audit": "pipeline",
     "scicon.corpus": "pipeline",
@@ -82,9 +86,15 @@ LAYER = {
 
 
 def package_of(module: str) -> str:
-    """``scicon.goal.llm`` -> ``scicon.goal``; ``stages.evolve`` -> ``stages``."""
+    """``scicon.goal.llm`` -> ``scicon.goal``; ``stages.evolve`` -> ``stages``; ``perf.find_dev`` ->
+    ``perf``."""
     parts = module.split(".")
-    return "stages" if parts[0] == "stages" else ".".join(parts[:2])
+    return parts[0] if parts[0] in SCRIPTS else ".".join(parts[:2])
+
+
+def project_files(root: Path) -> list[Path]:
+    """Every module of scicon/, stages/ and perf/."""
+    return sorted(path for package in PROJECT for path in (root / package).rglob("*.py"))
 
 
 @dataclass(frozen=True)
@@ -99,9 +109,9 @@ class Import:
 
 
 def project_imports(root: Path = ROOT) -> Iterator[Import]:
-    """Every import of a module of scicon/ or stages/ by one of them, wherever it is written.
+    """Every import of a module of scicon/, stages/ or perf/ by one of them, wherever it is written.
     ``from a import b`` imports the module ``a.b`` where there is one, else a name of ``a``."""
-    for path in sorted([*(root / "scicon").rglob("*.py"), *(root / "stages").rglob("*.py")]):
+    for path in project_files(root):
         importer = module_name(path, root)
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
         for module, names, line in import_statements(tree, importer, path.name == "__init__.py"):
@@ -110,7 +120,7 @@ def project_imports(root: Path = ROOT) -> Iterator[Import]:
             if len(targets) < len(submodules) or not names:
                 targets.add(module)
             for imported in sorted(targets):
-                if imported.split(".")[0] in ("scicon", "stages") and module_file(imported, root) is not None:
+                if imported.split(".")[0] in PROJECT and module_file(imported, root) is not None:
                     yield Import(importer, imported, path.relative_to(root), line)
 
 
@@ -120,7 +130,7 @@ def cross_package_imports() -> list[Import]:
 
 def test_every_package_has_a_layer():
     modules = {module_name(path, ROOT) for path in (ROOT / "scicon").rglob("*.py")}
-    packages = {package_of(module) for module in modules} | {"stages"}
+    packages = {package_of(module) for module in modules} | set(SCRIPTS)
     unplaced = sorted(packages - set(LAYER))
     gone = sorted(set(LAYER) - packages)
     assert not unplaced, f"place these packages in a layer of LAYER in {__file__}: {', '.join(unplaced)}"
@@ -235,7 +245,7 @@ def unexplained_deferred_imports(root: Path = ROOT) -> list[str]:
     """Imports of a project module inside a function without their reason on the line: one
     belongs at the top of its module unless it saves a measured start-up cost or breaks a cycle."""
     found = []
-    for path in sorted([*(root / "scicon").rglob("*.py"), *(root / "stages").rglob("*.py")]):
+    for path in project_files(root):
         lines = path.read_text(encoding="utf-8").splitlines()
         tree = ast.parse("\n".join(lines), filename=str(path))
         for function in ast.walk(tree):
@@ -243,9 +253,9 @@ def unexplained_deferred_imports(root: Path = ROOT) -> list[str]:
                 continue
             for node in ast.walk(function):
                 if isinstance(node, ast.ImportFrom):
-                    project = node.level > 0 or (node.module or "").split(".")[0] in ("scicon", "stages")
+                    project = node.level > 0 or (node.module or "").split(".")[0] in PROJECT
                 elif isinstance(node, ast.Import):
-                    project = any(alias.name.split(".")[0] in ("scicon", "stages") for alias in node.names)
+                    project = any(alias.name.split(".")[0] in PROJECT for alias in node.names)
                 else:
                     continue
                 line = lines[node.lineno - 1]
@@ -263,14 +273,16 @@ def test_an_import_inside_a_function_says_why_it_is_there():
 
 
 def test_a_planted_unexplained_deferred_import_is_found(tmp_path):
-    (tmp_path / "scicon").mkdir()
-    (tmp_path / "stages").mkdir()
+    for folder in PROJECT:
+        (tmp_path / folder).mkdir()
     (tmp_path / "scicon" / "judge.py").write_text(
         "def figures():\n"
         "    import torch\n"  # third-party: not this rule's business
         "    from scicon.errors import ParamsError\n"
         "    from scicon.dataset.taxonomy import NEGATION  # start-up: the package pulls the assembly\n"
     )
+    (tmp_path / "perf" / "timing.py").write_text("def main():\n    from scicon.io import write_json\n")
     assert unexplained_deferred_imports(tmp_path) == [
-        "scicon/judge.py:3: from scicon.errors import ParamsError"
+        "perf/timing.py:2: from scicon.io import write_json",
+        "scicon/judge.py:3: from scicon.errors import ParamsError",
     ]

@@ -214,7 +214,7 @@ def test_evaluation_reports_models_baselines_paired_tests_and_skips():
         evaluate_params(),
         [negation_model("scicon"), zero_shot_model(KeywordScorer())],
         build_baselines(CHEAP_BASELINES, seed=0),
-        ["Drug 1 lowers pressure in adults."],
+        ["Drug 1 lowers pressure in adults.", "Drug 0 does not lower pressure."],
     )
     metrics = evaluation.metrics
     assert metrics["mednli"] == {
@@ -246,7 +246,8 @@ def test_evaluation_reports_models_baselines_paired_tests_and_skips():
         "trivial baseline negation_cue (1.000) scores at least as high as scicon"
     )
     assert metrics["baseline_wins"] == {"scicon": 1, "zero_shot": 1}
-    assert 0 < demo["ngram3_overlap"] < 1 and demo["ngram5_overlap"] >= 0
+    # SciCon train holds 6 of the benchmark's 110 distinct 3-grams and 2 of its 28 distinct 5-grams
+    assert demo["ngram3_overlap"] == round(6 / 110, 4) and demo["ngram5_overlap"] == round(2 / 28, 4)
     assert metrics["benchmarks_evaluated"] == 1 and metrics["benchmarks_skipped"] == 1
     assert set(evaluation.curves) == {"demo.scicon", "demo.zero_shot", "demo.best_baseline"}
 

@@ -110,3 +110,35 @@ def test_checkpoints_of_other_inputs_or_code_are_never_resumed(tmp_path):
     (folder / "checkpoint-4").mkdir()
     (folder / "fingerprint.txt").unlink()  # a folder that cannot say what it was made from
     assert not (resumable_checkpoints(folder, "digest-b") / "checkpoint-4").exists()
+
+
+def test_operating_points_give_precision_and_yield_of_what_the_gate_keeps():
+    import numpy as np
+
+    from scicon.verifier.__main__ import operating_points
+    from tests.test_gate import _read
+
+    reads = [
+        _read(1, id="a", operator="negation_insert"),
+        _read(0, id="b", operator="negation_insert", garbled=1),
+        _read(1, id="c", source="evonli_accepted", generator="evonli", operator="custom"),
+        _read(0, id="d", source="evonli_accepted", generator="evonli", operator="custom"),
+    ]
+    verifier = np.array([0.9, 0.8, 0.7, 0.1])
+    garbled = np.array([0.1, 0.9, 0.2, 0.2])
+    points = {
+        (p["min_verifier"], p["max_garbled"]): p for p in operating_points(reads, verifier, garbled, 0.95)
+    }
+    everything = points[(0.0, 1.0)]
+    assert everything["kept"] == 4 and everything["contradiction"]["share"] == 0.5
+    assert everything["garbled"]["share"] == 0.25
+    strict = points[(0.5, 0.5)]  # b is too garbled, d too doubtful
+    assert strict["kept"] == 2 and strict["contradiction"]["share"] == 1.0
+    assert strict["by_source"] == {
+        "evonli": {"hits": 1, "of": 1, "share": 1.0, "interval": strict["by_source"]["evonli"]["interval"]},
+        "rules_cross/negation_insert": {
+            "hits": 1, "of": 1, "share": 1.0,
+            "interval": strict["by_source"]["rules_cross/negation_insert"]["interval"],
+        },
+    }  # fmt: skip
+    assert points[(0.9, 1.0)]["kept"] == 1

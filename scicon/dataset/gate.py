@@ -45,18 +45,26 @@ log = logging.getLogger(__name__)
 
 CONTRADICTION = 1
 # a judged pair's source, by the build generator that makes the same kind of pair
-_BUILD_GENERATOR = {"rule_cross": "rules_cross", "evonli_accepted": "evonli"}
+BUILD_GENERATOR = {"rule_cross": "rules_cross", "evonli_accepted": "evonli"}
 GATE_CURVE_FIELDS = ("min_verifier", "kept", "read", "precision", "precision_low", "precision_high")
 CURVE_THRESHOLDS = tuple(round(t, 2) for t in np.linspace(0.0, 0.95, 20))
 
 PairScorer = Callable[[Sequence[Candidate]], np.ndarray]
 
 
-def gated_source(candidate: Candidate) -> str:
+def source_name(generator: str, operator: str | None) -> str:
     """The unit a precision is measured for: a rule operator, or EvoNLI as a whole."""
-    if candidate.generator == "evonli":
-        return "evonli"
-    return f"{candidate.generator}/{candidate.operator}"
+    return generator if generator == "evonli" else f"{generator}/{operator}"
+
+
+def gated_source(candidate: Candidate) -> str:
+    return source_name(candidate.generator, candidate.operator)
+
+
+def judged_source(judgement: Judgement) -> str | None:
+    """The source of a read pair in the build's terms (None: not a generated contradiction)."""
+    generator = BUILD_GENERATOR.get(judgement.source)
+    return None if generator is None else source_name(generator, judgement.operator)
 
 
 def is_gated(candidate: Candidate) -> bool:
@@ -86,11 +94,10 @@ class ReadBacks:
             raise InputNotFoundError(f"build.precision_reads: {path} does not exist")
         by_pair, by_source = {}, defaultdict(list)
         for judgement in read_jsonl(path, Judgement):
-            generator = _BUILD_GENERATOR.get(judgement.source)
-            if generator is None:
+            source = judged_source(judgement)
+            if source is None:
                 continue  # originals, controls, other abstracts: not a generated contradiction
             by_pair[pair_key(judgement.sentence1, judgement.sentence2)] = judgement
-            source = "evonli" if generator == "evonli" else f"{generator}/{judgement.operator}"
             by_source[source].append(judgement)
         return cls(by_pair, dict(by_source), str(path))
 

@@ -29,6 +29,7 @@ import itertools
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from scicon.calibration import calibration_report
 from scicon.classifier import ContradictionClassifier
@@ -106,8 +107,6 @@ def build_baselines(settings: Mapping[str, dict | None], seed: int) -> list[Base
 
 def classifier_scorers(classifiers: Mapping[str, str], batch_size: int) -> list[ModelScorer]:
     """One scorer per folder of ``evaluate.classifiers``, raw P(contradiction) with its calibration."""
-    from pathlib import Path
-
     scorers = []
     for name, folder in classifiers.items():
         if not Path(folder).is_dir():

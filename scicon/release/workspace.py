@@ -4,6 +4,7 @@ makes before it writes anything."""
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import os
 import shlex
@@ -134,8 +135,6 @@ def check_workspace_clean(root: Path, record: Record, allowed: Sequence[str] = (
 
 
 def check_up_to_date(root: Path) -> None:
-    import json
-
     stale = json.loads(dvc(root, "status", "--json").stdout or "{}")
     if stale:
         described = "; ".join(f"{stage}: {_describe(changes)}" for stage, changes in sorted(stale.items()))

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -132,8 +133,6 @@ def train_in_phases(
     ``general_model`` names a first phase already trained on the same general data, which the second
     phase then starts from: the cross-fitted judges share one). ``section`` names the settings in
     errors; ``labels`` and ``scored`` are the finetune's (default: contradiction against the rest)."""
-    import tempfile
-
     labels, scored = labels or LABELS, scored or (POSITIVE,)
 
     def phase(name: str) -> Path | None:

@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from scicon.audit.agreement import share_with_interval
+from scicon.dataset.gate import judged_source
 from scicon.io import read_jsonl, write_json
 from scicon.naturalness import NaturalnessCheck
 from scicon.params import meets_threshold
@@ -28,14 +29,8 @@ from scicon.verifier import load_verifier
 
 log = logging.getLogger(__name__)
 
-GENERATED = {"rule_cross": "rules_cross", "evonli_accepted": "evonli"}
-THRESHOLDS = (0.0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+THRESHOLDS = tuple(round(0.05 * step, 2) for step in range(19))  # 0.0, 0.05, ..., 0.9
 CEILINGS = (1.0, 0.6, 0.5, 0.4, 0.3)
-
-
-def _source(judgement: Judgement) -> str:
-    generator = GENERATED[judgement.source]
-    return generator if generator == "evonli" else f"{generator}/{judgement.operator}"
 
 
 def operating_points(
@@ -52,7 +47,7 @@ def operating_points(
             kept = [read for read, passes in zip(reads, keep, strict=True) if passes]
             groups: dict[str, list[Judgement]] = defaultdict(list)
             for read in kept:
-                groups[_source(read)].append(read)
+                groups[judged_source(read)].append(read)
             rows.append(
                 {
                     "min_verifier": threshold,
@@ -90,7 +85,7 @@ def main(args: argparse.Namespace) -> None:
         judgement
         for path in args.reads
         for judgement in read_jsonl(Path(path), Judgement)
-        if judgement.source in GENERATED and (not args.rounds or judgement.round in args.rounds)
+        if judged_source(judgement) is not None and (not args.rounds or judgement.round in args.rounds)
     ]
     verifier = load_verifier(args.verifier)
     probabilities = verifier.contradiction_probabilities([(r.sentence1, r.sentence2) for r in reads])
