@@ -24,7 +24,7 @@ LEVEL = 0.95
 def _gate(**overrides) -> Gate:
     values = {
         "min_precision": 0.0,
-        "min_reads": 1,
+        "reads_needed": 1,
         "reads": None,
         "garbled_probability": None,
         "max_garbled": 0.5,
@@ -84,7 +84,7 @@ def test_each_gate_removes_what_it_should_in_order_and_counts_it(sources):  # no
     gate = _gate(
         reads=reads,
         min_precision=0.5,
-        min_reads=4,
+        reads_needed=4,
         # everything the rule operator left passes the naturalness check but one mark
         garbled_probability=lambda cs: np.array([0.9 if int(c.pmid) % 2 else 0.1 for c in cs]),
         max_garbled=0.5,

@@ -16,7 +16,7 @@ from pydantic import ValidationError
 
 from scicon.classifier import ContradictionClassifier
 from scicon.classifier_folder import UNTRAINED_MARKER
-from scicon.train.lora import resumable_checkpoints
+from scicon.train.lora import last_complete_checkpoint, resumable_checkpoints
 from scicon.verifier import VerifierParams
 from stages import verifier as stage
 from tests.params_defaults import PARAMS_FILE, section
@@ -61,7 +61,8 @@ def test_the_verifier_reads_plain_pairs_of_three_classes():
 
 def test_an_untrained_verifier_says_so(tmp_path):
     params = yaml.safe_load(PARAMS_FILE.read_text())
-    assert params["verifier"]["train"] is False and params["build"]["verifier"] == "none"
+    # off by default: the build's verifier is this untrained folder, so its check is off
+    assert params["verifier"]["train"] is False and params["build"]["verifier"] == "models/verifier"
     (tmp_path / "params.yaml").write_text(yaml.safe_dump(params))
     stage.main(stage.parser().parse_args(_argv(tmp_path / "params.yaml", tmp_path / "out", tmp_path / "ck")))
     assert (tmp_path / "out" / "verifier" / UNTRAINED_MARKER).is_file()
@@ -110,6 +111,15 @@ def test_checkpoints_of_other_inputs_or_code_are_never_resumed(tmp_path):
     (folder / "checkpoint-4").mkdir()
     (folder / "fingerprint.txt").unlink()  # a folder that cannot say what it was made from
     assert not (resumable_checkpoints(folder, "digest-b") / "checkpoint-4").exists()
+
+
+def test_a_checkpoint_a_kill_cut_short_is_never_resumed(tmp_path):
+    for step, state in ((5, '{"global_step": 5}'), (10, '{"global_step": 10}'), (15, '{"global_st')):
+        (tmp_path / f"checkpoint-{step}").mkdir()
+        (tmp_path / f"checkpoint-{step}" / "trainer_state.json").write_text(state)
+    (tmp_path / "checkpoint-20").mkdir()  # its model was being written: no trainer state yet
+    assert last_complete_checkpoint(tmp_path) == tmp_path / "checkpoint-10"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["checkpoint-10", "checkpoint-5"]
 
 
 def test_operating_points_give_precision_and_yield_of_what_the_gate_keeps():

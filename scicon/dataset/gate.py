@@ -7,7 +7,7 @@ passes, in this order (cheapest first):
 
 1. **precision**: its source's precision measured on read-backs of training articles
    (``build.precision_reads``, the gold format `python -m scicon.judgements read` writes) is at
-   least ``build.min_precision``; a source with fewer than ``build.min_reads`` reads is not judged
+   least ``build.min_precision``; a source with fewer than ``build.reads_needed`` reads is not judged
    by it. A source is a rule operator (``rules_cross/<operator>``) or EvoNLI as a whole.
 2. **naturalness**: the naturalness check (:mod:`scicon.naturalness`, learnt from the annotators'
    garbled marks) gives the edit a P(garbled) of at most ``build.max_garbled``.
@@ -139,7 +139,7 @@ class GateReport:
 @dataclass(frozen=True)
 class Gate:
     min_precision: float
-    min_reads: int
+    reads_needed: int
     reads: ReadBacks | None
     garbled_probability: PairScorer | None
     max_garbled: float
@@ -175,7 +175,7 @@ class Gate:
     def _settings(self) -> dict:
         return {
             "min_precision": self.min_precision,
-            "min_reads": self.min_reads,
+            "reads_needed": self.reads_needed,
             "precision_reads": self.reads.path if self.reads else None,
             "naturalness": self.garbled_probability is not None,
             "max_garbled": self.max_garbled,
@@ -189,7 +189,7 @@ class Gate:
         left_out = set()
         for source in sorted({gated_source(c) for c in gated} | set(self.reads.by_source)):
             figure = self.reads.precision(source, self.confidence_level)
-            judged = figure["of"] >= self.min_reads
+            judged = figure["of"] >= self.reads_needed
             below = judged and not meets_threshold(figure["share"], self.min_precision)
             report.precision[source] = {**figure, "judged": judged, "left_out": below}
             if below:

@@ -55,7 +55,7 @@ class BuildParams(Section):
     min_precision: float = Field(
         ge=0.0, le=1.0, description="a rule operator or EvoNLI whose read precision is below this is left out"
     )
-    min_reads: int = Field(ge=1, description="reads a source needs before its precision can leave it out")
+    reads_needed: int = Field(ge=1, description="reads a source needs before its precision can leave it out")
     naturalness: str = Field(
         description="the naturalness check's folder (the naturalness stage's; marked untrained: no check)"
     )

@@ -28,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import importlib.util
+import json
 import logging
 import math
 import shutil
@@ -239,6 +240,7 @@ class TrainingRun:
 
 
 CHECKPOINT_FINGERPRINT = "fingerprint.txt"
+CHECKPOINT_PREFIX = "checkpoint"  # the Trainer's checkpoint-<step> folders
 
 
 def training_fingerprint(
@@ -280,10 +282,27 @@ def _checkpoint_folder(
         with tempfile.TemporaryDirectory(prefix="scicon-finetune-") as scratch:
             yield scratch, None
         return
-    from transformers.trainer_utils import get_last_checkpoint
-
     folder = resumable_checkpoints(checkpoints, fingerprint())
-    yield str(folder), get_last_checkpoint(str(folder))
+    last = last_complete_checkpoint(folder)
+    yield str(folder), str(last) if last is not None else None
+
+
+def last_complete_checkpoint(folder: Path) -> Path | None:
+    """The newest checkpoint a kill did not cut short; the ones it did are removed. The Trainer
+    writes a checkpoint's trainer state last, so a checkpoint whose state reads is whole."""
+    steps = sorted(
+        (int(path.name.rsplit("-", 1)[1]), path)
+        for path in folder.glob(f"{CHECKPOINT_PREFIX}-*")
+        if path.is_dir() and path.name.rsplit("-", 1)[1].isdigit()
+    )
+    for _, path in reversed(steps):
+        try:
+            json.loads((path / "trainer_state.json").read_text(encoding="utf-8"))
+            return path
+        except (OSError, ValueError):
+            log.info("finetune: %s was cut short; removing it", path)
+            shutil.rmtree(path)
+    return None
 
 
 def _train(

@@ -41,7 +41,7 @@ def build_gate(params: BuildParams, confidence_level: float) -> Gate | None:
         return None
     return Gate(
         min_precision=params.min_precision,
-        min_reads=params.min_reads,
+        reads_needed=params.reads_needed,
         reads=reads,
         garbled_probability=garbled,
         max_garbled=params.max_garbled,
