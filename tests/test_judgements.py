@@ -637,22 +637,7 @@ def test_a_built_scicon_is_a_pool_with_each_edit_read_against_its_unedited_sente
 
 
 def test_a_round_names_its_inputs_or_stops(corpus, tmp_path):
-    args = judgements_parser().parse_args(
-        [
-            "--params",
-            str(corpus["params"]),
-            "sample",
-            "--round",
-            "r9",
-            "--rounds",
-            str(tmp_path),
-            "--gold",
-            str(corpus["gold"]),
-            "--reserved",
-            str(corpus["reserved"]),
-            "--instructions",
-            str(corpus["instructions"]),
-        ]
-    )
     with pytest.raises(ParamsError, match="--pairs, a built --scicon folder"):
-        judgements_main(args)
+        _run("--params", str(corpus["params"]), "sample", "--round", "r9", "--rounds", str(tmp_path),
+             "--gold", str(corpus["gold"]), "--reserved", str(corpus["reserved"]),
+             "--instructions", str(corpus["instructions"]))  # fmt: skip

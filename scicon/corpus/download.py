@@ -86,14 +86,7 @@ def fetch(
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp_name)
-    record = {
-        "url": url,
-        "sha256": got_sha256,
-        "md5": got_md5,
-        "bytes": size,
-        "fetched_at": datetime.now(UTC).isoformat(timespec="seconds"),
-    }
-    write_json(sidecar, record)
+    _write_record(target, url, got_sha256, got_md5)
     if sha256 is None:
         log.warning(
             "%s has no pinned sha256; recorded %s on first download (pin it with ingest.sha256)",
@@ -128,17 +121,22 @@ def place(url: str, local_file: Path, cache_dir: Path, *, sha256: str | None = N
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp_name)
-    record = {
-        "url": url,
-        "sha256": got_sha256,
-        "md5": got_md5,
-        "bytes": target.stat().st_size,
-        "fetched_at": datetime.now(UTC).isoformat(timespec="seconds"),
-        "placed_from": str(local_file),
-    }
-    write_json(target.with_name(target.name + ".json"), record)
+    _write_record(target, url, got_sha256, got_md5, placed_from=str(local_file))
     log.info("placed %s as the download of %s (sha256 %s)", local_file, url, got_sha256)
     return FetchedFile(target, url, got_sha256, pinned=sha256 is not None)
+
+
+def _write_record(target: Path, url: str, sha256: str, md5: str, **provenance: str) -> None:
+    """The sidecar a cache entry is trusted by: what was fetched, its digests and size, and when."""
+    record = {
+        "url": url,
+        "sha256": sha256,
+        "md5": md5,
+        "bytes": target.stat().st_size,
+        "fetched_at": datetime.now(UTC).isoformat(timespec="seconds"),
+        **provenance,
+    }
+    write_json(target.with_name(target.name + ".json"), record)
 
 
 def _verified_cache(target: Path, sidecar: Path, expected: str | None) -> str | None:
