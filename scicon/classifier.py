@@ -20,7 +20,6 @@ from worker threads) and never computes beside another model of the process.
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Sequence
 from pathlib import Path
@@ -30,12 +29,12 @@ import numpy as np
 from scicon.calibration import Calibration
 from scicon.classifier_folder import (
     BASE_FOLDER,
-    UNTRAINED_MARKER,
     calibration_file,
     load_model,
     max_length_of,
     read_run_record,
     reads_edits,
+    untrained_reason,
 )
 from scicon.errors import InputFormatError, InputNotFoundError
 from scicon.textdiff import marked_edit
@@ -106,8 +105,8 @@ class ContradictionClassifier:
         folder = Path(folder)
         if not folder.is_dir():
             raise InputNotFoundError(f"{folder}: classifier folder not found")
-        if (folder / UNTRAINED_MARKER).is_file():
-            why = json.loads((folder / UNTRAINED_MARKER).read_text(encoding="utf-8")).get("why", "")
+        why = untrained_reason(folder)
+        if why is not None:
             raise InputNotFoundError(f"{folder}: holds no trained classifier ({why})")
         record = read_run_record(folder)
         model = load_model(folder, record)

@@ -82,6 +82,14 @@ def emptied_folder(output_dir: Path) -> Path:
     return output_dir
 
 
+def untrained_reason(folder: str | Path) -> str | None:
+    """Why ``folder`` holds no model, when a stage told not to train left it marked; else None."""
+    marker = Path(folder) / UNTRAINED_MARKER
+    if not marker.is_file():
+        return None
+    return json.loads(marker.read_text(encoding="utf-8")).get("why", "")
+
+
 def write_untrained(output_dir: Path, why: str) -> None:
     """A judge folder that holds no model and says why: a scorer pointed at it stops with ``why``."""
     write_json(emptied_folder(output_dir) / UNTRAINED_MARKER, {"trained": False, "why": why})

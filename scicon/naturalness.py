@@ -14,7 +14,6 @@ an edit whose P(garbled) exceeds ``build.max_garbled``.
 from __future__ import annotations
 
 import difflib
-import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,7 +27,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GroupKFold
 from sklearn.pipeline import Pipeline, make_pipeline
 
-from scicon.classifier_folder import UNTRAINED_MARKER, emptied_folder, write_untrained
+from scicon.classifier_folder import emptied_folder, untrained_reason, write_untrained
 from scicon.errors import InputFormatError, InputNotFoundError
 from scicon.evaluate.roc import auc_with_interval
 from scicon.io import atomic_open, read_jsonl, write_json
@@ -164,8 +163,8 @@ class NaturalnessCheck:
 
     def __init__(self, folder: str | Path):
         folder = Path(folder)
-        if (folder / UNTRAINED_MARKER).is_file():
-            why = json.loads((folder / UNTRAINED_MARKER).read_text(encoding="utf-8")).get("why", "")
+        why = untrained_reason(folder)
+        if why is not None:
             raise InputFormatError(str(folder), f"the naturalness check is untrained ({why})")
         if not (folder / MODEL_FILE).is_file():
             raise InputNotFoundError(

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import logging
-from pathlib import Path
 
-from scicon.classifier_folder import UNTRAINED_MARKER
+from scicon.classifier_folder import untrained_reason
 from scicon.dataset.gate import Gate, ReadBacks
 from scicon.dataset.params import BuildParams
 from scicon.naturalness import NaturalnessCheck
@@ -16,10 +15,10 @@ log = logging.getLogger(__name__)
 
 def _trained(folder: str) -> bool:
     """Whether ``folder`` holds a model: a stage told not to train leaves one marked untrained."""
-    if (Path(folder) / UNTRAINED_MARKER).is_file():
-        log.info("build gate: %s is untrained, so that part of the gate is off", folder)
-        return False
-    return True
+    why = untrained_reason(folder)
+    if why is not None:
+        log.info("build gate: %s is untrained (%s), so that part of the gate is off", folder, why)
+    return why is None
 
 
 def build_gate(params: BuildParams, confidence_level: float) -> Gate | None:
