@@ -8,9 +8,11 @@ from pathlib import Path
 import pytest
 
 from scicon.dataset.build import build_dataset
+from scicon.dataset.params import BuildParams
 from scicon.io import read_id_list
 from scicon.profiles import load_profile
 from scicon.records.dataset import Candidate
+from tests.params_defaults import section
 
 ROOT = Path(__file__).resolve().parent.parent
 HELD_OUT = ROOT / "data" / "held_out" / "evidence_inference_pmcids.txt"
@@ -66,7 +68,8 @@ def test_judges_learn_direction_claims_of_training_articles_only(profile):
             assert options["articles"] == "held_out", where
         else:
             assert options["articles"] == "training", where
-    assert settings["build.held_out"] == "data/held_out/evidence_inference_pmcids.txt"
+    assert "data/held_out/evidence_inference_pmcids.txt" in settings["build.held_out"]
+    assert "data/gold/reserved_pmids.txt" in settings["build.held_out"]
 
 
 def test_the_build_sends_held_out_abstracts_to_the_test_split():
@@ -79,3 +82,23 @@ def test_the_build_sends_held_out_abstracts_to_the_test_split():
     dataset = build_dataset(candidates, dev_fraction=0.0, test_fraction=0.0, seed=1, held_out=held_out())
     assert {e.pmid for e in dataset.splits["test"]} == {pmcid}
     assert pmcid not in {e.pmid for e in dataset.splits["train"]}
+
+
+def test_no_student_learns_from_the_gold_pairs_abstracts_by_default(monkeypatch):
+    # the gold pairs are the judges' and students' yardstick: their abstracts go to test
+    monkeypatch.chdir(ROOT)
+    build = section("build", BuildParams)
+    gold = read_id_list(ROOT / "data" / "gold" / "reserved_pmids.txt")
+    assert len(gold) == 380 and gold <= build.held_out_ids()
+    pmid = sorted(gold)[0]
+    candidates = [
+        Candidate(f"{abstract}-{n}", abstract, f"Result {abstract} {n}.", f"Claim {abstract} {n}.", n % 2, "original")
+        for abstract in (pmid, "1", "2", "3")
+        for n in range(2)
+    ]
+    dataset = build_dataset(candidates, dev_fraction=0.0, test_fraction=0.0, seed=1, held_out=build.held_out_ids())
+    assert {e.pmid for e in dataset.splits["test"]} == {pmid}
+
+
+def test_one_held_out_file_may_be_named_alone():
+    assert section("build", BuildParams, held_out=str(HELD_OUT)).held_out_ids() == held_out()

@@ -14,7 +14,7 @@ from scicon.dataset.gate import Gate
 from scicon.dataset.params import BuildParams, BuildSource
 from scicon.dataset.sources import SourcePaths, SourceReport, read_sources
 from scicon.errors import NoWorkError
-from scicon.io import atomic_open, read_id_list
+from scicon.io import atomic_open
 from scicon.labelled.candidates import LABELLED_PREFIX, labelled_candidates, weighted
 from scicon.params import Thresholds
 from scicon.readers.sets import labelled_base
@@ -66,7 +66,7 @@ def assemble_scicon(
         dev_fraction=params.dev_fraction,
         test_fraction=params.test_fraction,
         seed=params.seed,
-        held_out=read_id_list(params.held_out) if params.held_out else frozenset(),
+        held_out=params.held_out_ids(),
     )
     baseline = None
     if params.hypothesis_only_baseline:

@@ -17,7 +17,6 @@ from scicon.dataset.build import SPLITS, BuiltDataset
 from scicon.dataset.params import BuildParams
 from scicon.dataset.sources import GENERATORS, SourceReport
 from scicon.dataset.taxonomy import MUTATION_TYPES
-from scicon.io import read_id_list
 from scicon.labelled.candidates import LABELLED_PREFIX
 from scicon.params import Thresholds
 
@@ -221,7 +220,7 @@ Splits are grouped by abstract (PMID): all pairs of one abstract share a split, 
 sentence is seen in training. An abstract's split is a hash of (seed, PMID) against the split
 fractions (dev {dev_fraction}, test {test_fraction} of the abstracts).{held_out}"""
 
-_HELD_OUT = """ The abstracts listed in `{path}` (kept out of every training set) go to test
+_HELD_OUT = """ The abstracts listed in {paths} (kept out of every training set) go to test
 whatever the hash says: {held} of this build's abstracts are among them, so test holds
 {test_abstracts} of the {abstracts} abstracts ({share}), not the {test_fraction} the hash draws alone."""
 
@@ -229,11 +228,11 @@ whatever the hash says: {held} of this build's abstracts are among them, so test
 def _splits_text(dataset: BuiltDataset, metrics: dict, params: BuildParams) -> str:
     held_out = ""
     if params.held_out:
-        listed = read_id_list(params.held_out)
+        listed = params.held_out_ids()
         abstracts = {example.pmid for example in dataset.examples}
         test = metrics["test"]["abstracts"]
         held_out = _HELD_OUT.format(
-            path=params.held_out,
+            paths=" and ".join(f"`{path}`" for path in params.held_out),
             held=len(abstracts & listed),
             test_abstracts=test,
             abstracts=len(abstracts),

@@ -6,6 +6,7 @@ from enum import StrEnum
 
 from pydantic import Field, field_validator, model_validator
 
+from scicon.io import read_id_list
 from scicon.params import Probability, Section
 from scicon.readers.sets import LabelledSpec
 
@@ -42,9 +43,9 @@ class BuildParams(Section):
     # Labelled NLI sets (paths under labelled_root) read by the source `labelled`, with their caps
     # and weights, as the teacher reads its own: the student can learn from what the judge learnt.
     labelled: dict[str, LabelledSpec]
-    held_out: str | None = Field(
-        description="file of abstract ids (PMIDs or PMCIDs) kept out of every training set: their rows "
-        "go to the test split whatever the hash says (null: none)"
+    held_out: tuple[str, ...] = Field(
+        description="files of abstract ids (PMIDs or PMCIDs) kept out of every training set: their rows "
+        "go to the test split whatever the hash says (empty: none)"
     )
 
     # The gate every generated contradiction passes (scicon.dataset.gate), cheapest check first.
@@ -77,6 +78,18 @@ class BuildParams(Section):
                     f"edit); {cross!r} pairs sentence1 with the edited sentence2"
                 )
         return sources
+
+    @field_validator("held_out", mode="before")
+    @classmethod
+    def _one_file_is_a_list(cls, held_out: object) -> object:
+        # `-S build.held_out=FILE` names one file; null keeps nothing out
+        if held_out is None:
+            return ()
+        return (held_out,) if isinstance(held_out, str) else held_out
+
+    def held_out_ids(self) -> frozenset[str]:
+        """The abstracts of every ``held_out`` file."""
+        return frozenset().union(*(read_id_list(path) for path in self.held_out))
 
     @field_validator("sources")
     @classmethod
