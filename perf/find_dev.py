@@ -37,8 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from scicon.audit.agreement import share_with_interval
-from scicon.find.claims import normalised_text
+from scicon.annotation.intervals import share_with_interval
 from scicon.find.params import FindParams
 from scicon.find.pipeline import caching_encoder, finder_claim_settings, finder_models, write_outputs
 from scicon.find.run import FindResult, find_contradictions
@@ -47,8 +46,10 @@ from scicon.fitted.claim_model import ClaimModelSettings
 from scicon.fitted.topic_model import TopicModelSettings
 from scicon.io import read_json_objects, read_jsonl, write_json
 from scicon.params import load_section
+from scicon.readers.sets import GoldSpec
 from scicon.records.corpus import Abstract
 from scicon.records.find import Claim
+from scicon.textdiff import normalised_sentence
 
 SIGNS = {"Supports": 1, "Refutes": -1, "Neutral": 0}
 DEFAULT_SETTINGS = (
@@ -58,7 +59,6 @@ DEFAULT_SETTINGS = (
     "question given:question=1,neighbours=20",
 )
 KS = (10, 25, 50)
-LEVEL = 0.95
 
 
 @dataclass(frozen=True)
@@ -82,10 +82,10 @@ def read_healthver(path: Path) -> tuple[list[Claim], Truth]:
     with open(path, encoding="utf-8", newline="") as handle:
         for row in csv.DictReader(handle):
             text = " ".join(row["claim"].split())
-            key = text.lower()
+            key = normalised_sentence(text)
             texts.setdefault(key, text)
             question.setdefault(key, row["question"].strip())
-            signs[key][normalised_text(row["evidence"])] = SIGNS[row["label"]]
+            signs[key][normalised_sentence(row["evidence"])] = SIGNS[row["label"]]
     ids = {key: f"hv-{number:03d}" for number, key in enumerate(texts)}
     claims = [Claim(claim_id=ids[key], text=text, group=ids[key]) for key, text in texts.items()]
     relation = {}
@@ -98,11 +98,7 @@ def read_healthver(path: Path) -> tuple[list[Claim], Truth]:
     return claims, Truth({ids[key]: question[key] for key in texts}, relation)
 
 
-def share(hits: int, total: int) -> dict:
-    return share_with_interval(hits, total, LEVEL)
-
-
-def candidate_figures(result: FindResult, truth: Truth, rate: float) -> dict:
+def candidate_figures(result: FindResult, truth: Truth, rate: float, level: float) -> dict:
     """Same-question pairs among the candidates, the kept and the scored pairs, against the cost."""
     report = result.report
     kept = [(pair.a.claim_id, pair.b.claim_id) for pair in result.pairs]
@@ -114,10 +110,14 @@ def candidate_figures(result: FindResult, truth: Truth, rate: float) -> dict:
         "candidate_pairs": report["candidate_pairs"],
         "candidate_routes": report["candidate_routes"],
         "same_question_pairs_in_corpus": total,
-        "same_question_recall_kept": share(sum(truth.same_question(a, b) for a, b in kept), total),
-        "same_question_recall_scored": share(sum(truth.same_question(a, b) for a, b in scored), total),
-        "same_question_share_of_scored": share(
-            sum(truth.same_question(a, b) for a, b in scored), len(scored)
+        "same_question_recall_kept": share_with_interval(
+            sum(truth.same_question(a, b) for a, b in kept), total, level
+        ),
+        "same_question_recall_scored": share_with_interval(
+            sum(truth.same_question(a, b) for a, b in scored), total, level
+        ),
+        "same_question_share_of_scored": share_with_interval(
+            sum(truth.same_question(a, b) for a, b in scored), len(scored), level
         ),
         "pairs_scored_both_orders": 2 * len(scored),
         "seconds": {
@@ -129,7 +129,7 @@ def candidate_figures(result: FindResult, truth: Truth, rate: float) -> dict:
     }
 
 
-def ranking_figures(result: FindResult, truth: Truth) -> dict:
+def ranking_figures(result: FindResult, truth: Truth, level: float) -> dict:
     """Precision at k of the ranked pairs, against two truths the labels give without a reader:
     the pair shares a question, and the evidence puts its claims on opposite sides."""
     ranked = [(pair.a.claim_id, pair.b.claim_id) for pair in result.pairs if pair.score is not None]
@@ -138,8 +138,10 @@ def ranking_figures(result: FindResult, truth: Truth) -> dict:
         top = ranked[:k]
         opposite = sum(truth.relation.get(tuple(sorted(p))) == -1 for p in top)
         figures[str(k)] = {
-            "same_question": share(sum(truth.same_question(a, b) for a, b in top), len(top)),
-            "opposite_by_evidence": share(opposite, len(top)),
+            "same_question": share_with_interval(
+                sum(truth.same_question(a, b) for a, b in top), len(top), level
+            ),
+            "opposite_by_evidence": share_with_interval(opposite, len(top), level),
         }
     return figures
 
@@ -155,17 +157,19 @@ def read_labels(path: Path | None) -> dict[tuple[str, str], str]:
     return labels
 
 
-def read_before(result: FindResult, labels: dict[tuple[str, str], str]) -> dict:
+def read_before(result: FindResult, labels: dict[tuple[str, str], str], level: float) -> dict:
     """Precision at k over the ranked pairs an earlier read labelled: a cheap look, not a read."""
     ranked = [tuple(sorted((p.a.claim_id, p.b.claim_id))) for p in result.pairs if p.score is not None]
     figures = {}
     for k in KS:
         known = [labels[pair] for pair in ranked[:k] if pair in labels]
-        figures[str(k)] = share(sum(label == "contradiction" for label in known), len(known))
+        figures[str(k)] = share_with_interval(
+            sum(label == "contradiction" for label in known), len(known), level
+        )
     return figures
 
 
-def stance_accuracy(stances: Sequence[dict[str, str]], truth: Truth) -> dict:
+def stance_accuracy(stances: Sequence[dict[str, str]], truth: Truth, level: float) -> dict:
     """Pairs whose sides the evidence gives, placed by the method (both claims yes or no in one
     group), and how many of those it places right; the stances it gave, counted."""
     placed = correct = 0
@@ -178,8 +182,8 @@ def stance_accuracy(stances: Sequence[dict[str, str]], truth: Truth) -> dict:
                 correct += (sided[a] == sided[b]) == (relation > 0)
     counted = Counter(stance for group in stances for stance in group.values())
     return {
-        "accuracy": share(correct, placed),
-        "coverage": share(placed, len(truth.relation)),
+        "accuracy": share_with_interval(correct, placed, level),
+        "coverage": share_with_interval(placed, len(truth.relation), level),
         "groups": len(stances),
         "stances": dict(sorted(counted.items())),
     }
@@ -226,10 +230,10 @@ def _two_sides(reference: int, opposite: dict[int, list[int]], others: list[int]
     return stances | {claim: "neither" for claim in others}
 
 
-def method_comparison(result: FindResult, truth: Truth, params: FindParams) -> dict:
+def method_comparison(result: FindResult, truth: Truth, params: FindParams, level: float) -> dict:
     """Stance accuracy per question by each method, on the same clusters, scores and flags."""
     methods = method_stances(result, params)
-    return {name: stance_accuracy(groups, truth) for name, groups in methods.items()}
+    return {name: stance_accuracy(groups, truth, level) for name, groups in methods.items()}
 
 
 def method_stances(result: FindResult, params: FindParams) -> dict[str, list[dict[str, str]]]:
@@ -343,6 +347,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
 
     params = load_section(args.params, "find", FindParams)
+    level = load_section(args.params, "gold", GoldSpec).confidence_level  # every blind read's level
     if args.classifier:
         params = params.model_copy(update={"classifier": args.classifier})
     topic = load_section(args.params, "evolve.settings.similarity.embedding.topic_model", TopicModelSettings)
@@ -387,15 +392,15 @@ def main(argv: list[str] | None = None) -> None:
             name: {
                 "changes": run["changes"],
                 "question_given": run["question_given"],
-                "candidates": candidate_figures(run["result"], truth, rate or scores.rate),
+                "candidates": candidate_figures(run["result"], truth, rate or scores.rate, level),
             }
             | (
                 {}
                 if args.candidates_only
                 else {
-                    "precision_at": ranking_figures(run["result"], truth),
-                    "precision_at_among_pairs_read_before": read_before(run["result"], earlier),
-                    "stance": method_comparison(run["result"], truth, run["params"]),
+                    "precision_at": ranking_figures(run["result"], truth, level),
+                    "precision_at_among_pairs_read_before": read_before(run["result"], earlier, level),
+                    "stance": method_comparison(run["result"], truth, run["params"], level),
                 }
             )
             for name, run in settings.items()

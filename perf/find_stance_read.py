@@ -21,9 +21,12 @@ import itertools
 import json
 from pathlib import Path
 
-from perf.find_dev import Truth, read_healthver, share, stance_accuracy
+from perf.find_dev import Truth, read_healthver, stance_accuracy
+from scicon.annotation.intervals import share_with_interval
 from scicon.find.review import STANCES_FILE
 from scicon.io import read_json_objects, write_json
+from scicon.params import load_section
+from scicon.readers.sets import GoldSpec
 
 SIDES = ("yes", "no")
 
@@ -39,10 +42,12 @@ def readers_truth(rows: list[dict]) -> Truth:
     return Truth(question_of, relation)
 
 
-def agreement_with_evidence(readers: Truth, evidence: Truth) -> dict:
+def agreement_with_evidence(readers: Truth, evidence: Truth, level: float) -> dict:
     """Of the pairs both the readers and HealthVer's evidence labels side, how many agree."""
     both = set(readers.relation) & set(evidence.relation)
-    return share(sum(readers.relation[pair] == evidence.relation[pair] for pair in both), len(both))
+    return share_with_interval(
+        sum(readers.relation[pair] == evidence.relation[pair] for pair in both), len(both), level
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -51,18 +56,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--review", required=True, type=Path, help="the review folder read with stance items")
     parser.add_argument("--healthver", type=Path, help="healthver_dev.csv, to compare the readers' sides")
     parser.add_argument("--out", required=True, type=Path)
+    parser.add_argument(
+        "--params", default="params.yaml", help="parameters file: the intervals at gold.confidence_level"
+    )
     args = parser.parse_args(argv)
+    level = load_section(args.params, "gold", GoldSpec).confidence_level
     rows = [row for _, row in read_json_objects(args.review / STANCES_FILE)]
     truth = readers_truth(rows)
     methods = json.loads((args.run / "stance_methods.json").read_text(encoding="utf-8"))
     figures = {
         "claims_read": len(rows),
         "pairs_sided_by_readers": len(truth.relation),
-        "methods": {name: stance_accuracy(groups, truth) for name, groups in methods.items()},
+        "methods": {name: stance_accuracy(groups, truth, level) for name, groups in methods.items()},
     }
     if args.healthver:
         _, evidence = read_healthver(args.healthver)
-        figures["readers_against_evidence_labels"] = agreement_with_evidence(truth, evidence)
+        figures["readers_against_evidence_labels"] = agreement_with_evidence(truth, evidence, level)
     write_json(args.out, figures)
     print(json.dumps(figures, indent=1))
 

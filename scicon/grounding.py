@@ -35,7 +35,10 @@ class Grounding(Section):
     stem_length: int = Field(gt=0, description="letters two content words must share to match")
 
 
-def _content_words(text: str) -> list[tuple[int, str]]:
+def _anchor_words(text: str) -> list[tuple[int, str]]:
+    """The words (with their positions) an edit may be grounded on: numbers, and words of three
+    letters or more that are neither stop words nor :data:`GENERIC_WORDS`. Stricter than content
+    words (:mod:`scicon.lexical`): what places an edit, not what two sentences share."""
     found = []
     for position, word in enumerate(words(text)):
         lower = word.lower()
@@ -69,10 +72,10 @@ def clause_of_each_word(text: str) -> list[int]:
 
 def shared_positions(sentence: str, other: str, grounding: Grounding) -> list[int]:
     """Positions of the words of ``sentence`` that the other sentence also has."""
-    theirs = {word for _, word in _content_words(other)}
+    theirs = {word for _, word in _anchor_words(other)}
     return [
         position
-        for position, word in _content_words(sentence)
+        for position, word in _anchor_words(sentence)
         if _matches(word, theirs, grounding.stem_length)
     ]
 

@@ -1,4 +1,5 @@
-"""Word-level differences between an original sentence and its mutation.
+"""Words of a sentence: word-level differences between an original and its mutation, and what
+"the same sentence" means.
 
 Every generated example (EvoNLI mutation or rule-based negative) records the edits
 that made it, so a reader can audit it and the build stage can classify the
@@ -9,12 +10,20 @@ from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 
 from scicon.records.base import WordEdit
 
 # Words keep inner hyphens, apostrophes, decimal points and percent signs
 # ("low-dose", "0.05", "12%"); other punctuation marks are tokens of their own.
 _TOKEN = re.compile(r"\w+(?:[-'.,/]\w+)*%?|[^\w\s]")
+
+
+def normalised_sentence(text: str) -> str:
+    """The sentence as "the same sentence" compares everywhere (the build's duplicates, the finder's
+    repeated claims, an annotator's copy of an item, an edit that changes nothing): one Unicode form
+    (NFC, so a spreadsheet's decomposed accents match), lower case, runs of spacing as one space."""
+    return " ".join(unicodedata.normalize("NFC", text).lower().split())
 
 
 def words(text: str) -> list[str]:

@@ -30,7 +30,9 @@ def main(args) -> None:
     gold = load_section(args.params, "gold", GoldSpec)
     gate = build_gate(params, gold.confidence_level)
     build = assemble_scicon(paths, params, load_thresholds(args.params), labelled_root, gate)
-    add_measures(build, _judge_figures(args), load_section(args.params, "card", CardParams))
+    add_measures(
+        build, _judge_figures(args), load_section(args.params, "card", CardParams), gold.confidence_level
+    )
     write_scicon(build, Path(args.out))
     write_report_and_headline("build", build.metrics, args.figures, args.metrics)
     write_csv(args.taxonomy_plot, taxonomy_plot_rows(build.metrics["mutation_types"]), TAXONOMY_PLOT_FIELDS)

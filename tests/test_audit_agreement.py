@@ -4,14 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from scicon.audit.agreement import (
-    bootstrap_ratio_interval,
-    fleiss_kappa,
-    gwet_ac1,
-    majority,
-    unanimity,
-    wilson_interval,
-)
+from scicon.annotation.agreement import fleiss_kappa, gwet_ac1, majority, unanimity
+from scicon.annotation.intervals import bootstrap_ratio_interval, wilson_interval
 from scicon.audit.annotations import Annotations, AnnotatorFiles, Judgment
 from scicon.audit.figures import disagreements, score_audit
 from scicon.audit.question import Answer

@@ -12,8 +12,14 @@ import pytest
 
 from scicon.audit.blinded import CONFIG_FILE, INSTRUCTIONS_FILE, blinded_items, write_blinded
 from scicon.audit.question import QUESTION, Answer
-from scicon.audit.sample import ITEM_ID_PATTERN, allocate, draw_sample, item_id, stratum_of
+from scicon.audit.sample import ITEM_ID_PATTERN, draw_sample, item_id, stratum_of
+from scicon.sampling import apportion
 from tests.audit_fixtures import KINDS, audit_params, build_rows
+
+
+def allocate(populations: dict[str, int], size: int, minimum: int) -> dict[str, int]:
+    """Items per stratum, as draw_sample shares out audit.size."""
+    return apportion(populations, size, minimum=minimum, caps=populations)
 
 
 def test_allocation_is_proportional_with_a_floor_and_sums_to_the_size():

@@ -7,8 +7,8 @@ import json
 import pytest
 import yaml
 
+from scicon.annotation.blinding import KEY_FILE
 from scicon.audit import __main__ as audit_cli
-from scicon.audit.sample import KEY_FILE
 from scicon.errors import InputNotFoundError
 from scicon.io import read_jsonl
 from scicon.records.audit import AuditItem

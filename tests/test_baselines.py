@@ -13,8 +13,9 @@ from scicon.evaluate.baselines import BASELINES, BaselineUnavailable
 from scicon.evaluate.baselines.embedding_cosine import EmbeddingCosine
 from scicon.evaluate.baselines.hypothesis_only import fold_group, out_of_fold_scores
 from scicon.evaluate.baselines.negation_cue import negation_cue_scores
-from scicon.evaluate.baselines.overlap import content_words, jaccard, overlap_scores
+from scicon.evaluate.baselines.overlap import overlap_scores
 from scicon.evaluate.run import build_baselines
+from scicon.lexical import content_words, jaccard
 from scicon.records.benchmark import BenchmarkPair
 from tests.params_defaults import section_values
 from tests.tiny_models import save_tiny_bert

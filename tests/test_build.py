@@ -19,6 +19,7 @@ from scicon.dataset.taxonomy import mutation_type
 from scicon.errors import InputFormatError, InputNotFoundError, NoWorkError, ParamsError
 from scicon.io import read_jsonl, write_jsonl
 from scicon.params import load_section, read_params_file
+from scicon.readers.sets import GoldSpec
 from scicon.records.base import WordEdit
 from scicon.records.corpus import Role
 from scicon.records.dataset import Candidate, Example
@@ -30,6 +31,7 @@ from tests.source_fixtures import mutated_pairs, rule_negatives
 
 # every source read from the DAG's files (the source `labelled` reads build.labelled instead)
 ALL_SOURCES = tuple(source for source in BuildSource if source is not BuildSource.LABELLED)
+LEVEL = section("gold", GoldSpec).confidence_level  # the build's intervals are at gold's level
 
 
 def params(**overrides) -> BuildParams:
@@ -479,7 +481,7 @@ def test_the_blind_read_counts_the_accepted_pairs_it_covers(sources, tmp_path, m
     monkeypatch.chdir(tmp_path)
     _write_read_back(rows)
 
-    figures = blind_read_figures(examples, "judgements/held_out/read.jsonl")
+    figures = blind_read_figures(examples, "judgements/held_out/read.jsonl", LEVEL)
     assert figures["accepted"] == len(accepted) and figures["read"] == 3
     assert figures["truly_contradict"]["hits"] == 2 and figures["truly_contradict"]["of"] == 3
     assert figures["truly_contradict"]["share"] == 0.6667
@@ -491,6 +493,40 @@ def test_the_blind_read_counts_the_accepted_pairs_it_covers(sources, tmp_path, m
     assert sum(figures["by_split"].values()) == 3
 
 
+def test_the_blind_read_measures_every_generated_source_and_operator(sources, tmp_path, monkeypatch):
+    from scicon.dataset.quality import blind_read_figures, card_with_measures
+
+    build = assemble_scicon(sources, params())
+    rules = [e for e in build.dataset.examples if e.generator == "rules_cross" and e.label == 1]
+    control = next(e for e in build.dataset.examples if e.generator == "rules_cross" and e.label == 0)
+    evonli = _accepted(build)[0]
+    assert len(rules) >= 2
+    monkeypatch.chdir(tmp_path)
+    _write_read_back(
+        [
+            _read_back_row(1, rules[0], contradicts=True, garbled=1),
+            _read_back_row(2, rules[1], contradicts=False, garbled=0),
+            _read_back_row(3, evonli, contradicts=True, garbled=0),
+            _read_back_row(4, control, contradicts=True, garbled=0),  # label 0: measured nowhere
+        ]
+    )
+    figures = blind_read_figures(build.dataset.examples, "judgements/held_out/read.jsonl", 0.95)
+    rules_read = figures["by_source"]["rules_cross"]
+    assert rules_read["in_build"] == len(rules) and rules_read["read"] == 2
+    assert (rules_read["truly_contradict"]["hits"], rules_read["garbled"]["hits"]) == (1, 1)
+    assert figures["by_source"]["evonli"]["read"] == 1 and figures["read"] == 1
+    operators = {name: f["read"] for name, f in figures["by_operator"].items()}
+    assert sum(operators.values()) == 3
+    assert sum(count for name, count in operators.items() if name.startswith("rules_cross: ")) == 2
+    assert figures["garbled_share"]["of"] == 1
+    card = card_with_measures(
+        "# card\n\n## Known limitations\n\n- one\n",
+        {"judge": {"status": "not_measured", "reason": "none"}, "blind_read": figures, "mutation_types": {}},
+        0.95,
+    )
+    assert "| rules_cross | " + str(len(rules)) + " | 2 | 1 of 2, 0.500" in card
+
+
 def test_a_malformed_read_back_stops_naming_file_and_line(sources, tmp_path, monkeypatch):
     from scicon.dataset.quality import blind_read_figures
 
@@ -500,7 +536,7 @@ def test_a_malformed_read_back_stops_naming_file_and_line(sources, tmp_path, mon
     bad = dict(good, id="j-2", gold="contradiction", contradiction=0)
     _write_read_back([good, bad])
     with pytest.raises(InputFormatError, match=r"held_out/read\.jsonl:2: contradiction 0 disagrees"):
-        blind_read_figures(build.dataset.examples, "judgements/held_out/read.jsonl")
+        blind_read_figures(build.dataset.examples, "judgements/held_out/read.jsonl", LEVEL)
 
 
 def test_a_read_back_named_but_missing_stops_naming_the_key(sources, tmp_path, monkeypatch):
@@ -509,7 +545,7 @@ def test_a_read_back_named_but_missing_stops_naming_the_key(sources, tmp_path, m
     monkeypatch.chdir(tmp_path)
     examples = assemble_scicon(sources, params()).dataset.examples
     with pytest.raises(InputNotFoundError, match="card.blind_read: judgements/held_out/gone.jsonl"):
-        blind_read_figures(examples, "judgements/held_out/gone.jsonl")
+        blind_read_figures(examples, "judgements/held_out/gone.jsonl", LEVEL)
 
 
 def test_a_read_back_outside_the_watched_folder_is_refused_naming_the_key():
@@ -523,7 +559,6 @@ def test_a_read_back_outside_the_watched_folder_is_refused_naming_the_key():
 
 def test_the_card_says_why_a_figure_is_not_measured(sources, tmp_path):
     from scicon.dataset.quality import CardParams, add_measures, judge_gold_figures
-    from scicon.readers.sets import GoldSpec
 
     gold = section("gold", GoldSpec)
     assert gold.path is None  # a fresh clone has no gold file
@@ -541,7 +576,7 @@ def test_the_card_says_why_a_figure_is_not_measured(sources, tmp_path):
     assert judge_gold_figures(None, gold, never, "evolve.goal is 'llm'")["reason"] == "evolve.goal is 'llm'"
 
     build = assemble_scicon(sources, params())
-    add_measures(build, judge, CardParams(blind_read=None))
+    add_measures(build, judge, CardParams(blind_read=None), gold.confidence_level)
     section_at = build.card.index("## Measured against blind annotators' labels")
     assert section_at < build.card.index("## Known limitations")
     assert "were not measured: gold.path is null" in build.card
@@ -555,7 +590,6 @@ def test_the_card_says_why_a_figure_is_not_measured(sources, tmp_path):
 def test_the_build_stage_puts_the_judges_gold_figures_and_the_blind_read_in_the_card(
     sources, fixtures, tmp_path, monkeypatch
 ):
-    from scicon.readers.sets import GoldSpec
     from scicon.teacher.gold import gold_figures
     from stages.build import main, parser
     from tests.tiny_models import save_tiny_bert, save_tiny_classifier

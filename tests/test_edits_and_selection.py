@@ -8,12 +8,13 @@ from scicon.backbones.base import YesNo
 from scicon.constraints.base import ConstraintCheck
 from scicon.constraints.edits import Changed, MaxWordsChanged, NoRepeat, NotEmpty, NotSentence1
 from scicon.evolve.metrics import evolve_metrics
-from scicon.evolve.pipeline import proportional_quotas, select_pairs
+from scicon.evolve.pipeline import select_pairs
 from scicon.evolve.runner import run_searches
 from scicon.params import Thresholds
 from scicon.records.base import TargetLabel
 from scicon.records.corpus import Role
 from scicon.records.pairs import Pair, PairKind
+from scicon.sampling import apportion
 from scicon.search.evolutionary import rejected_edits
 from tests.evolve_helpers import assemble, evolve_params
 from tests.scripted_backend import ScriptedBackend
@@ -121,7 +122,7 @@ def test_a_yes_no_score_below_min_mass_rejects_the_candidate_and_is_counted(tmp_
     # a 0.5 from a model that did not answer is never a pass, and nothing after it is asked
     assert all(c.similarity is None and c.claim is None and c.confidence is None for c in candidates)
     assert not any("contains a claim" in p for p in backend.yes_no_calls)
-    metrics = evolve_metrics(result.traces, thresholds, 1.0, context.backbones)
+    metrics = evolve_metrics(result.traces, thresholds, 1.0, context.backbones, 0.95)
     assert metrics["rejections"] == {"similarity_low_mass": len(candidates)}
     assert metrics["succeeded"] == 0 and trace.status == "failed"
 
@@ -167,9 +168,13 @@ def test_a_sample_of_pairs_keeps_both_kinds_in_proportion_and_grows_by_inclusion
 
 
 def test_quotas_add_up_and_never_exceed_a_kind():
-    assert proportional_quotas({"cc": 1, "rc": 99}, 10) == {"cc": 0, "rc": 10}
-    assert proportional_quotas({"cc": 5, "rc": 5}, 5) in ({"cc": 3, "rc": 2}, {"cc": 2, "rc": 3})
-    assert sum(proportional_quotas({"a": 7, "b": 13, "c": 1}, 11).values()) == 11
+    def quotas(sizes: dict[str, int], total: int) -> dict[str, int]:
+        return apportion(sizes, total, caps=sizes)  # as select_pairs shares out evolve.max_pairs
+
+    assert quotas({"cc": 1, "rc": 99}, 10) == {"cc": 0, "rc": 10}
+    assert quotas({"cc": 5, "rc": 5}, 5) == {"cc": 3, "rc": 2}  # a tie goes to the first name
+    assert quotas({"cc": 1, "rc": 3}, 2) == {"cc": 0, "rc": 2}  # a tie of remainders to the larger kind
+    assert sum(quotas({"a": 7, "b": 13, "c": 1}, 11).values()) == 11
 
 
 def test_targets_and_edits_are_each_listed_once():

@@ -59,7 +59,8 @@ def test_naive_search_scores_every_proposed_candidate_with_every_backbone_score(
         (5, [0.4, 0.6], [2, 3]),
         (5, [0.5, 0.5], [3, 2]),
         (4, [1.0, 0.0], [4, 0]),
-        (3, [0.2, 0.3, 0.5], [0, 1, 2]),
+        (3, [0.2, 0.3, 0.5], [1, 1, 1]),  # exact 0.6, 0.9, 1.5: the remainders go to 0.9 and 0.6
+        (4, [0.4, 0.6], [2, 2]),  # exact 1.6, 2.4: the remainder to 1.6
     ],
 )
 def test_share_out_adds_up(count, shares, expected):

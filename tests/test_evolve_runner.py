@@ -99,7 +99,7 @@ def test_llm_recipe_end_to_end_with_a_scripted_backbone(tmp_path):
     assert "increased" in first.sentence2 and first.recipe == "evonli"
     assert [(e.original, e.replacement) for e in first.edits] == [("reduced", "increased")]
     assert first.similarity == 0.8 and first.claim == 0.95
-    metrics = evolve_metrics(result.traces, THRESHOLDS, 1.0, backbone)
+    metrics = evolve_metrics(result.traces, THRESHOLDS, 1.0, backbone, 0.95)
     assert metrics["pairs_tried"] == 6 and metrics["succeeded"] == len(accepted)
     assert (
         metrics["attack_success_rate_ci_low"]
@@ -120,7 +120,7 @@ def test_success_rate_is_undefined_not_zero_when_every_pair_is_skipped(tmp_path)
     """Originals the goal already rates contradictory are skipped; no attempt, no rate."""
     result, backbone = run(tmp_path, ScriptedBackend(generate=rewrite, yes=lambda prompt: 0.99))
     assert {t.status for t in result.traces} == {"skipped"}
-    metrics = evolve_metrics(result.traces, THRESHOLDS, 1.0, backbone)
+    metrics = evolve_metrics(result.traces, THRESHOLDS, 1.0, backbone, 0.95)
     assert metrics["skipped"] == metrics["pairs_tried"] == 6
     assert metrics["attack_success_rate"] is None
     assert metrics["attack_success_rate_ci_low"] is None and metrics["attack_success_rate_ci_high"] is None
@@ -166,8 +166,8 @@ def test_resume_after_interruption_gives_the_uninterrupted_output(tmp_path):
     assert (tmp_path / "resumed.jsonl").read_text() == (tmp_path / "whole.jsonl").read_text()
     assert resumed.accepted == whole.accepted
     # the output's cost counts the resumed pairs too; this run's own work is less
-    whole_metrics = evolve_metrics(whole.traces, THRESHOLDS, 1.0, whole_backbone)
-    resumed_metrics = evolve_metrics(resumed.traces, THRESHOLDS, 1.0, resumed_backbone)
+    whole_metrics = evolve_metrics(whole.traces, THRESHOLDS, 1.0, whole_backbone, 0.95)
+    resumed_metrics = evolve_metrics(resumed.traces, THRESHOLDS, 1.0, resumed_backbone, 0.95)
     for key in ("computed_calls_per_pair", "calls_per_accepted_pair", "computed_calls_per_accepted_pair"):
         assert resumed_metrics[key] == whole_metrics[key]
     assert resumed_metrics["backbone"]["calls_requested"] < whole_metrics["backbone"]["calls_requested"]
@@ -186,7 +186,7 @@ def test_a_backbone_failure_is_recorded_for_its_pair_and_retried_next_run(tmp_pa
     by_id = {t.pair_id: t for t in result.traces}
     assert by_id["P3-rc-0-1"].status == "error" and "ReadTimeout" in by_id["P3-rc-0-1"].error
     assert sum(t.status == "error" for t in result.traces) == 1
-    assert evolve_metrics(result.traces, THRESHOLDS, 1.0, backbone)["errors"] == 1
+    assert evolve_metrics(result.traces, THRESHOLDS, 1.0, backbone, 0.95)["errors"] == 1
 
     backend = ScriptedBackend(generate=rewrite, yes=yes)
     again, _ = run(tmp_path, backend)

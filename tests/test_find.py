@@ -36,11 +36,13 @@ from scicon.find.run import (
 from scicon.find.stance import NEITHER, NO, YES, Edge, clusters, split_cluster, stance_groups
 from scicon.fitted.claim_model import ClaimModelSettings
 from scicon.fitted.topic_model import TopicModelSettings
+from scicon.readers.sets import GoldSpec
 from scicon.records.find import Claim, NotComparable, Stance, StanceGroupRecord
 from tests.params_defaults import component_values, section
 from tests.tiny_models import save_tiny_bert
 
 ROOT = Path(__file__).parent.parent
+LEVEL = section("gold", GoldSpec).confidence_level  # what `review-read` reports at
 FIND = Path(__file__).parent / "fixtures" / "find"
 
 
@@ -482,12 +484,12 @@ def test_the_review_loop_gives_precision_at_k_and_leaves_reserved_abstracts_out(
                 f"{row['item_id']}\t{'neutral' if row['gold'] == 'contradiction' else row['gold']}\t0"
             )
     (folder / "annotations" / "annotator-1.tsv").write_text("\n".join(answers) + "\n", encoding="utf-8")
-    figures = read_review(folder, ks=(1, 2))
-    assert figures["precision_at"]["1"]["precision"] == 1.0
-    assert figures["precision_at"]["2"]["precision"] == 0.5
+    figures = read_review(folder, LEVEL, ks=(1, 2))
+    assert figures["precision_at"]["1"]["share"] == 1.0
+    assert figures["precision_at"]["2"]["share"] == 0.5
     assert figures["not_comparable"] == 1 and figures["missing"] == 0
     controls = figures["controls"]["annotator-1"]
-    assert controls["read"] == 3 and controls["correct"] == 3 - sum(
+    assert controls["of"] == 3 and controls["hits"] == 3 - sum(
         r["gold"] == "contradiction" for r in key if r["source"] == "control"
     )
     reviewed = read_reviewed(folder / "reviewed.jsonl")
@@ -498,7 +500,7 @@ def test_the_review_loop_gives_precision_at_k_and_leaves_reserved_abstracts_out(
         f"{top[0]['item_id']}\tmaybe\t0\n", encoding="utf-8"
     )
     with pytest.raises(InputFormatError, match="annotator-1.tsv:1: label 'maybe'"):
-        read_review(folder)
+        read_review(folder, LEVEL)
 
 
 def _stance_group(question: str, asked: str | None, stances: dict[str, str]) -> StanceGroupRecord:
@@ -558,10 +560,10 @@ def test_the_review_asks_claims_their_question_and_scores_the_finder_sides_again
         lines[number].append(f"{row['item_id']}\t{label}\t0")
     for number, answered in lines.items():
         (folder / "annotations" / f"annotator-{number}.tsv").write_text("\n".join(answered) + "\n")
-    stance = read_review(folder, ks=(1,))["stance"]
+    stance = read_review(folder, LEVEL, ks=(1,))["stance"]
     # pairs the readers side: q1 has 6 (a4 is sided by the readers, not by the finder), q2 one
-    assert stance["pairs_sided_by_readers"] == 7 and stance["pairs_placed_by_finder"] == 4
-    assert stance["accuracy"] == 0.5 and stance["claims"] == 6 and stance["questions"] == 2
+    assert stance["pairs_sided_by_readers"] == 7 and stance["sides_right"]["of"] == 4
+    assert stance["sides_right"]["share"] == 0.5 and stance["claims"] == 6 and stance["questions"] == 2
     assert stance["finder_against_reader"]["neither/yes"] == 1
     rows = [json.loads(line) for line in (folder / "stances.jsonl").read_text().splitlines()]
     assert {row["claim_id"]: row["reader"] for row in rows} == readers
@@ -573,7 +575,7 @@ def test_the_review_asks_claims_their_question_and_scores_the_finder_sides_again
     with pytest.raises(
         InputFormatError, match=r"\.tsv:1: label 'contradiction' is not one of yes, no, neither"
     ):
-        read_review(folder)
+        read_review(folder, LEVEL)
     with pytest.raises(NoWorkError, match="question's text"):
         export_review(
             result.pairs,

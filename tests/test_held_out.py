@@ -92,11 +92,20 @@ def test_no_student_learns_from_the_gold_pairs_abstracts_by_default(monkeypatch)
     assert len(gold) == 380 and gold <= build.held_out_ids()
     pmid = sorted(gold)[0]
     candidates = [
-        Candidate(f"{abstract}-{n}", abstract, f"Result {abstract} {n}.", f"Claim {abstract} {n}.", n % 2, "original")
+        Candidate(
+            f"{abstract}-{n}",
+            abstract,
+            f"Result {abstract} {n}.",
+            f"Claim {abstract} {n}.",
+            n % 2,
+            "original",
+        )
         for abstract in (pmid, "1", "2", "3")
         for n in range(2)
     ]
-    dataset = build_dataset(candidates, dev_fraction=0.0, test_fraction=0.0, seed=1, held_out=build.held_out_ids())
+    dataset = build_dataset(
+        candidates, dev_fraction=0.0, test_fraction=0.0, seed=1, held_out=build.held_out_ids()
+    )
     assert {e.pmid for e in dataset.splits["test"]} == {pmid}
 
 

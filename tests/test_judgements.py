@@ -51,6 +51,7 @@ PARAMS = {
     "readers": 3,
     "controls_per_batch": 3,
     "min_control_accuracy": 0.85,
+    "confidence_level": 0.95,
     "seed": 5,
 }
 RESERVED_PMID = "900"
@@ -348,8 +349,8 @@ def test_round_trip_gives_the_labelled_set_in_the_gold_format(corpus, tmp_path):
     _read(corpus, out, report_path)
     report = json.loads(report_path.read_text())["rounds"]["r1"]
     assert report["redo"] == ["annotator-3"]
-    assert report["annotators"]["annotator-1"]["controls_contradiction"]["accuracy"] == 1.0
-    assert report["annotators"]["annotator-3"]["controls_contradiction"]["correct"] == 1
+    assert report["annotators"]["annotator-1"]["controls_contradiction"]["share"] == 1.0
+    assert report["annotators"]["annotator-3"]["controls_contradiction"]["hits"] == 1
     judgements = list(read_jsonl(out, Judgement))
     items = {i.item_id: i for i in read_jsonl(folder / "key.jsonl", RoundItem)}
     assert judgements and all(j.id in items for j in judgements)
@@ -373,7 +374,7 @@ def test_a_round_without_controls_keeps_every_batch(corpus, tmp_path):
     _read(corpus, out, report_path)
     report = json.loads(report_path.read_text())["rounds"]["r1"]
     assert report["redo"] == []
-    assert report["annotators"]["annotator-1"]["controls_contradiction"]["accuracy"] is None
+    assert report["annotators"]["annotator-1"]["controls_contradiction"]["share"] is None
     assert len(list(read_jsonl(out, Judgement))) == len(list(read_jsonl(folder / "key.jsonl", RoundItem)))
 
 
@@ -442,6 +443,23 @@ def test_labelstudio_export_is_read_like_a_tsv(corpus, tmp_path):
 
     reads = read_round(folder).reads
     assert len(reads) == len(ids) and all(r.label == "neutral" and r.garbled == 1 for r in reads)
+
+
+def test_a_labelstudio_export_with_a_byte_order_mark_and_pre_1_0_completions_is_read(corpus):
+    folder = _sample(corpus)
+    ids = json.loads((folder / "assignments.json").read_text())["annotator-1"]
+    export = [
+        {
+            "data": {"item_id": i, "sentence_a": "a", "sentence_b": "b"},
+            "completions": [{"result": [{"from_name": "label", "value": {"choices": ["entailment"]}}]}],
+        }
+        for i in ids
+    ]
+    (folder / "annotations" / "annotator-1.json").write_text(json.dumps(export), encoding="utf-8-sig")
+    from scicon.judgements.readback import read_round
+
+    reads = read_round(folder).reads
+    assert len(reads) == len(ids) and all(r.label == "entailment" and r.garbled == 0 for r in reads)
 
 
 def test_majority_never_makes_a_contradiction_from_a_tie():

@@ -57,6 +57,7 @@ LAYER = {
     "scicon.transformations": "parts",
     # the foundations: what a part may be built from
     "scicon": "foundations",  # the package's __init__ (its version)
+    "scicon.annotation": "foundations",
     "scicon.assembly_context": "foundations",
     "scicon.backbones": "foundations",
     "scicon.calibration": "foundations",
@@ -68,6 +69,7 @@ LAYER = {
     "scicon.fitted": "foundations",
     "scicon.grounding": "foundations",
     "scicon.io": "foundations",
+    "scicon.lexical": "foundations",
     "scicon.models": "foundations",
     "scicon.negation": "foundations",
     "scicon.params": "foundations",

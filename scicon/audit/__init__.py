@@ -10,8 +10,10 @@ round trip for any build:
   task file) with the question in :mod:`scicon.audit.question`;
 - :mod:`scicon.audit.annotations` reads the answers back (CSV and Label Studio exports,
   :mod:`scicon.audit.labelstudio`), validating ids, answers and duplicates;
-- :mod:`scicon.audit.agreement` holds the statistics, :mod:`scicon.audit.figures` the
-  figures that go to ``reports/audit.json`` and :mod:`scicon.audit.report` the markdown page.
+- :mod:`scicon.audit.figures` holds the figures that go to ``reports/audit.json`` and
+  :mod:`scicon.audit.report` the markdown page; the statistics (κ, AC1, Wilson and bootstrap
+  intervals), the blinded ids and the Label Studio formats are the annotation foundation's,
+  :mod:`scicon.annotation`.
 
 :mod:`scicon.audit.export` and :mod:`scicon.audit.scoring` are the two steps as commands
 (DVC stages ``audit_sample`` and ``audit_score``, or ``python -m scicon.audit``).

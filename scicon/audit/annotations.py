@@ -26,7 +26,6 @@ from __future__ import annotations
 import csv
 import logging
 import re
-import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -37,6 +36,7 @@ from scicon.audit.question import Answer, parse_answer
 from scicon.audit.sample import ITEM_ID_PATTERN
 from scicon.errors import InputFormatError
 from scicon.records.audit import AuditItem
+from scicon.textdiff import normalised_sentence
 
 log = logging.getLogger(__name__)
 
@@ -74,10 +74,6 @@ class Annotations:
     @property
     def stale(self) -> int:
         return sum(a.stale for a in self.annotators.values())
-
-
-def _normalised(text: str) -> str:
-    return re.sub(r"\s+", " ", unicodedata.normalize("NFC", text)).strip()
 
 
 def read_csv(path: Path) -> list[RawAnswer]:
@@ -219,9 +215,9 @@ def _check(
             "audit: %s %s: %s is not in the current sample; left out", path, raw.position, raw.item_id
         )
         return None
-    if raw.sentences is not None and {_normalised(s) for s in raw.sentences} != {
-        _normalised(item.example.sentence1),
-        _normalised(item.example.sentence2),
+    if raw.sentences is not None and {normalised_sentence(s) for s in raw.sentences} != {
+        normalised_sentence(item.example.sentence1),
+        normalised_sentence(item.example.sentence2),
     }:
         report.stale += 1
         log.warning(

@@ -11,24 +11,20 @@ item id): stable when other items change.
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from scicon.audit import labelstudio
+from scicon.annotation.blinding import CONFIG_FILE, INSTRUCTIONS_FILE, annotator_names, digest, hashed_order
+from scicon.annotation.labelstudio import task
+from scicon.audit.labelstudio import labeling_config
 from scicon.audit.question import ACCEPTED, GUIDANCE, QUESTION
 from scicon.io import atomic_open, staged_folder, write_json
 from scicon.records.audit import AuditItem
 
 CSV_COLUMNS = ("item_id", "sentence_a", "sentence_b", "answer", "comment")
-CONFIG_FILE = "labelstudio_config.xml"
-INSTRUCTIONS_FILE = "INSTRUCTIONS.md"
-
-
-def annotator_name(number: int) -> str:
-    return f"annotator-{number}"
+NAMESPACE = "scicon-audit"
 
 
 @dataclass(frozen=True)
@@ -38,16 +34,12 @@ class BlindedItem:
     sentence_b: str
 
 
-def _hash(seed: int, annotator: str, item_id: str, purpose: str) -> str:
-    return hashlib.sha256(f"scicon-audit:{seed}:{annotator}:{item_id}:{purpose}".encode()).hexdigest()
-
-
 def blinded_items(items: Sequence[AuditItem], seed: int, annotator: str) -> list[BlindedItem]:
     """``items`` as ``annotator`` sees them: own item order, own sentence order per item."""
     shown = []
-    for item in sorted(items, key=lambda i: _hash(seed, annotator, i.item_id, "order")):
+    for item in hashed_order(items, lambda i: f"{i.item_id}:order", NAMESPACE, seed, annotator):
         first, second = item.example.sentence1, item.example.sentence2
-        if int(_hash(seed, annotator, item.item_id, "swap")[-1], 16) % 2:
+        if int(digest(NAMESPACE, seed, annotator, item.item_id, "swap")[-1], 16) % 2:
             first, second = second, first
         shown.append(BlindedItem(item.item_id, first, second))
     return shown
@@ -100,15 +92,15 @@ own order. Please work alone and do not discuss pairs with other annotators.
 
 def write_blinded(items: Sequence[AuditItem], annotators: int, seed: int, folder: Path) -> list[str]:
     """Write the blinded files of ``annotators`` annotators into ``folder`` (replaced whole)."""
-    names = [annotator_name(number) for number in range(1, annotators + 1)]
+    names = annotator_names(annotators)
     with staged_folder(folder) as staging:
         for name in names:
             shown = blinded_items(items, seed, name)
             write_csv_file(staging / f"{name}.csv", shown)
-            tasks = [labelstudio.task(item.item_id, item.sentence_a, item.sentence_b) for item in shown]
+            tasks = [task(item.item_id, item.sentence_a, item.sentence_b) for item in shown]
             write_json(staging / f"{name}.labelstudio.json", tasks)
         with atomic_open(staging / CONFIG_FILE) as handle:
-            handle.write(labelstudio.labeling_config())
+            handle.write(labeling_config())
         with atomic_open(staging / INSTRUCTIONS_FILE) as handle:
             handle.write(instructions(annotators))
     return names

@@ -6,9 +6,10 @@ import argparse
 from pathlib import Path
 from typing import get_args
 
+from scicon.annotation.blinding import KEY_FILE, MANIFEST_FILE
 from scicon.audit.blinded import write_blinded
 from scicon.audit.params import AuditParams
-from scicon.audit.sample import KEY_FILE, MANIFEST_FILE, draw_sample
+from scicon.audit.sample import draw_sample
 from scicon.errors import InputNotFoundError
 from scicon.io import read_jsonl, write_json, write_jsonl
 from scicon.records.dataset import Example

@@ -27,14 +27,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from scicon.audit.agreement import (
-    bootstrap_ratio_interval,
-    fleiss_kappa,
-    gwet_ac1,
-    majority,
-    unanimity,
-    wilson_interval,
-)
+from scicon.annotation.agreement import fleiss_kappa, gwet_ac1, majority, unanimity
+from scicon.annotation.controls import control_accuracy
+from scicon.annotation.intervals import bootstrap_ratio_interval, share_with_interval
 from scicon.audit.annotations import Annotations, Judgment
 from scicon.audit.params import AuditParams
 from scicon.audit.question import Answer
@@ -70,12 +65,18 @@ def _round(value: float | None) -> float | None:
     return None if value is None else round(value, DIGITS)
 
 
-def _with_interval(name: str, value: float | None, interval: tuple[float, float] | None) -> dict:
+def _with_interval(name: str, value: float | None, interval: Sequence[float] | None) -> dict:
     return {
         name: _round(value),
         f"{name}_ci_low": _round(interval[0]) if interval else None,
         f"{name}_ci_high": _round(interval[1]) if interval else None,
     }
+
+
+def _share(name: str, entry: dict) -> dict:
+    """A share entry (:func:`scicon.annotation.intervals.share_with_interval`) as the audit's
+    report writes it: the share and its bounds under the figure's name."""
+    return _with_interval(name, entry["share"], entry["interval"])
 
 
 def collect_votes(items: Sequence[AuditItem], judgments: Sequence[Judgment]) -> list[ItemVotes]:
@@ -138,10 +139,9 @@ def summary(votes: Sequence[ItemVotes], panel: Sequence[str], params: AuditParam
         ),
         "majority_items": len(with_majority),
         "majority_ties": len(judged) - len(with_majority),
-        **_with_interval(
+        **_share(
             "majority_accuracy",
-            correct / len(with_majority) if with_majority else None,
-            wilson_interval(correct, len(with_majority), params.confidence_level),
+            share_with_interval(correct, len(with_majority), params.confidence_level, DIGITS),
         ),
         "reliability": reliability(votes, panel),
     }
@@ -154,11 +154,7 @@ def _precision_per_label(votes: Sequence[ItemVotes], params: AuditParams) -> dic
         hits = sum(v.majority == label for v in decided)
         result[name] = {
             "items": len(decided),
-            **_with_interval(
-                "precision",
-                hits / len(decided) if decided else None,
-                wilson_interval(hits, len(decided), params.confidence_level),
-            ),
+            **_share("precision", share_with_interval(hits, len(decided), params.confidence_level, DIGITS)),
         }
     return result
 
@@ -196,18 +192,13 @@ def _annotator_figures(
     name: str, votes: Sequence[ItemVotes], annotations: Annotations, params: AuditParams
 ) -> dict:
     report = annotations.annotators[name]
-    decisive = [v for v in votes if name in v.labels]
-    agreeing = sum(v.labels[name] == v.label for v in decisive)
+    answers = [(v.labels[name], v.label) for v in votes if name in v.labels]
     return {
         "answers": report.answers,
         "unsure": report.unsure,
         "missing": len(votes) - report.answers,
         "stale": report.stale,
-        **_with_interval(
-            "agreement",
-            agreeing / len(decisive) if decisive else None,
-            wilson_interval(agreeing, len(decisive), params.confidence_level),
-        ),
+        **_share("agreement", control_accuracy(answers, params.confidence_level, DIGITS)),
     }
 
 

@@ -4,10 +4,11 @@
   the build (by default generator, label and mutation type, so the label-preserving rule
   controls — generator ``rules``, label 0 — form their own strata). Nothing here lists the
   generators: a new one is a new stratum.
-- **Allocation** is proportional to stratum size (largest remainders), so with
-  ``min_per_stratum: 0`` the sample is self-weighting like the paper's simple random sample
-  of 100 pairs; a floor makes rare strata visible, and each item then carries the weight
-  (stratum rows / sampled items) that :mod:`scicon.audit.figures` uses for build-level figures.
+- **Allocation** is proportional to stratum size (largest remainders,
+  :func:`scicon.sampling.apportion`), so with ``min_per_stratum: 0`` the sample is
+  self-weighting like the paper's simple random sample of 100 pairs; a floor makes rare
+  strata visible, and each item then carries the weight (stratum rows / sampled items) that
+  :mod:`scicon.audit.figures` uses for build-level figures.
 - **Selection** ranks each stratum's rows by a hash of (seed, example id) and takes the top:
   the permanent-random-number method of coordinated survey samples. An example keeps its
   rank from build to build, so a rebuilt SciCon keeps most of the old sample and only the
@@ -21,33 +22,29 @@
 
 from __future__ import annotations
 
-import hashlib
 import logging
-import math
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from scicon.annotation.blinding import ID_DIGITS, blinded_id, digest
+from scicon.audit.blinded import NAMESPACE
 from scicon.audit.params import LABEL_VALUES, AuditParams
 from scicon.records.audit import AuditItem
 from scicon.records.dataset import Example
+from scicon.sampling import apportion
 
 log = logging.getLogger(__name__)
 
-KEY_FILE = "key.jsonl"  # in the sample folder: the answer key, one AuditItem per line
-MANIFEST_FILE = "manifest.json"  # in the sample folder: what was drawn from what
 LABEL_NAMES = dict(zip((1, 0), LABEL_VALUES, strict=True))
 NONE = "none"
-ITEM_ID_PATTERN = r"item-[0-9a-f]{12}"
-
-
-def _digest(seed: int, example_id: str) -> str:
-    return hashlib.sha256(f"scicon-audit:{seed}:{example_id}".encode()).hexdigest()
+ITEM_PREFIX = "item"
+ITEM_ID_PATTERN = rf"{ITEM_PREFIX}-[0-9a-f]{{{ID_DIGITS}}}"
 
 
 def item_id(seed: int, example_id: str) -> str:
     """The blinded id of an example in the audit with ``seed``."""
-    return f"item-{_digest(seed, example_id)[:12]}"
+    return blinded_id(ITEM_PREFIX, NAMESPACE, seed, example_id)
 
 
 def field_value(example: Example, field: str) -> str:
@@ -60,40 +57,6 @@ def field_value(example: Example, field: str) -> str:
 
 def stratum_of(example: Example, fields: Sequence[str]) -> str:
     return "/".join(field_value(example, field) for field in fields)
-
-
-def allocate(populations: Mapping[str, int], size: int, minimum: int) -> dict[str, int]:
-    """Items per stratum: at least ``minimum`` each, the rest proportional to population.
-
-    A stratum whose proportional share is below its floor gets the floor, and the others
-    share what is left in proportion (repeated until no share falls below a floor); the
-    rounding goes by largest remainders. When the floors alone exceed ``size``, the largest
-    strata get theirs first.
-    """
-    size = min(size, sum(populations.values()))
-    by_size = sorted(populations, key=lambda h: (-populations[h], h))
-    floors, budget = {}, size
-    for stratum in by_size:
-        floors[stratum] = min(populations[stratum], minimum, budget)
-        budget -= floors[stratum]
-    pinned: dict[str, int] = {}
-    while True:
-        free = [h for h in by_size if h not in pinned]
-        budget = size - sum(pinned.values())
-        free_rows = sum(populations[h] for h in free)
-        share = {h: budget * populations[h] / free_rows if free_rows else 0.0 for h in free}
-        below = {h: floors[h] for h in free if share[h] < floors[h]}
-        if not below:
-            break
-        pinned |= below
-    counts = pinned | {h: min(populations[h], math.floor(share[h])) for h in free}
-    by_remainder = sorted(free, key=lambda h: (-(share[h] - math.floor(share[h])), -populations[h], h))
-    for stratum in by_remainder:
-        if sum(counts.values()) >= size:
-            break
-        if counts[stratum] < populations[stratum]:
-            counts[stratum] += 1
-    return counts
 
 
 @dataclass(frozen=True)
@@ -140,7 +103,8 @@ def draw_sample(examples: Iterable[Example], params: AuditParams) -> AuditSample
     members: dict[str, list[Example]] = defaultdict(list)
     for example in rows:
         members[stratum_of(example, params.strata)].append(example)
-    quotas = allocate({h: len(m) for h, m in members.items()}, params.size, params.min_per_stratum)
+    populations = {h: len(m) for h, m in members.items()}
+    quotas = apportion(populations, params.size, minimum=params.min_per_stratum, caps=populations)
     for stratum, quota in sorted(quotas.items()):
         if quota == 0:
             log.info(
@@ -150,7 +114,7 @@ def draw_sample(examples: Iterable[Example], params: AuditParams) -> AuditSample
                 params.size,
             )
 
-    ranked = sorted(rows, key=lambda e: _digest(params.seed, e.example_id))
+    ranked = sorted(rows, key=lambda e: digest(NAMESPACE, params.seed, e.example_id))
     stratum_by_id = {e.example_id: stratum_of(e, params.strata) for e in rows}
     taken: Counter[str] = Counter()
     per_abstract: Counter[str] = Counter()

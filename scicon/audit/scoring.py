@@ -6,11 +6,11 @@ import argparse
 import json
 from pathlib import Path
 
+from scicon.annotation.blinding import KEY_FILE, MANIFEST_FILE
 from scicon.audit.annotations import read_annotations
 from scicon.audit.figures import disagreements, score_audit
 from scicon.audit.params import AuditParams
 from scicon.audit.report import render_report
-from scicon.audit.sample import KEY_FILE, MANIFEST_FILE
 from scicon.errors import InputFormatError, InputNotFoundError
 from scicon.headline import write_report_and_headline
 from scicon.io import atomic_open, read_jsonl

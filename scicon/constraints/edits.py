@@ -17,14 +17,15 @@ from scicon.assembly_context import AssemblyContext
 from scicon.constraints import CONSTRAINTS
 from scicon.constraints.base import EDIT_COST, ConstraintCheck
 from scicon.grounding import Grounding, is_grounded
-from scicon.textdiff import edited_positions, word_diff, words, words_changed
+from scicon.textdiff import edited_positions, normalised_sentence, word_diff, words, words_changed
 
-_NORMALISE = re.compile(r"[^a-z0-9%.]+")
+_NOT_A_WORD = re.compile(r"[^a-z0-9%.]+")
 
 
 def normalised(sentence: str) -> str:
-    """Lower case, punctuation and spacing folded: "Drug X reduced pain." == "drug x reduced pain"."""
-    return _NORMALISE.sub(" ", sentence.lower()).strip(" .")
+    """The same sentence (:func:`scicon.textdiff.normalised_sentence`) with its punctuation folded
+    too, since changing a comma is no word mutation: "Drug X reduced pain." == "drug x reduced pain"."""
+    return _NOT_A_WORD.sub(" ", normalised_sentence(sentence)).strip(" .")
 
 
 class EditConstraint:

@@ -1,9 +1,9 @@
 """Assemble SciCon from the candidate pairs: deduplicate, split by abstract, randomise order.
 
-- **Deduplication** compares pairs as unordered, case- and space-normalised
-  sentence sets. The first copy wins, in the order of ``build.sources``; a pair
-  that appears with both labels is ambiguous and dropped entirely; a pair whose two
-  sentences are the same is dropped.
+- **Deduplication** compares pairs as unordered sets of the same sentences
+  (:func:`scicon.textdiff.normalised_sentence`: case and spacing folded). The first copy
+  wins, in the order of ``build.sources``; a pair that appears with both labels is
+  ambiguous and dropped entirely; a pair whose two sentences are the same is dropped.
 - **Splits are grouped by PMID**: an abstract's pairs share one split, so no
   sentence of a test abstract is seen in training. The split of an abstract is a
   hash of (seed, PMID), so it does not move when other abstracts are added or
@@ -19,7 +19,6 @@ from __future__ import annotations
 import hashlib
 import logging
 import random
-import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,6 +27,7 @@ from scicon.dataset.params import BuildParams
 from scicon.dataset.sources import SourceReport
 from scicon.dataset.taxonomy import TYPE_NAMES
 from scicon.records.dataset import Candidate, Example
+from scicon.textdiff import normalised_sentence
 
 log = logging.getLogger(__name__)
 
@@ -46,16 +46,12 @@ class BuiltDataset:
         return [example for split in SPLITS for example in self.splits[split]]
 
 
-def normalise(sentence: str) -> str:
-    return re.sub(r"\s+", " ", sentence).strip().lower()
-
-
 def deduplicate(candidates: Sequence[Candidate]) -> tuple[list[Candidate], dict[str, int]]:
     removed = Counter({"duplicates": 0, "conflicting_labels": 0, "identical_sentences": 0})
     first: dict[frozenset[str], Candidate] = {}
     labels: dict[frozenset[str], set[int]] = defaultdict(set)
     for candidate in candidates:
-        a, b = normalise(candidate.premise), normalise(candidate.hypothesis)
+        a, b = normalised_sentence(candidate.premise), normalised_sentence(candidate.hypothesis)
         if a == b:
             removed["identical_sentences"] += 1
             continue

@@ -127,7 +127,7 @@ def _is_labelled(example) -> bool:
     return example.generator.startswith(LABELLED_PREFIX)
 
 
-def _table(head: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
+def markdown_table(head: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
     return "\n".join(lines)
@@ -191,7 +191,7 @@ def _composition(examples: Sequence) -> str:
             continue
         counts = Counter(_label_source(example) for example in members)
         rows = [(source, count, _percent(count / len(members))) for source, count in counts.most_common()]
-        parts.append(f"Its {len(members)} {name}:\n\n" + _table(("made by", "rows", "share"), rows))
+        parts.append(f"Its {len(members)} {name}:\n\n" + markdown_table(("made by", "rows", "share"), rows))
     return "\n\n".join(parts) if parts else "(no examples)"
 
 
@@ -272,7 +272,7 @@ def _licences(examples: Sequence) -> str:
     labelled = Counter(example.generator for example in examples if _is_labelled(example))
     for generator, count in sorted(labelled.items()):
         rows.append((count, "the set and its group", f"the labelled set `{generator}`", "the set's own"))
-    table = _table(("rows", "pmid", "text from", "licence"), rows) if rows else "(no rows)"
+    table = markdown_table(("rows", "pmid", "text from", "licence"), rows) if rows else "(no rows)"
     return "\n\n".join(
         [
             "## Licences",
@@ -359,7 +359,7 @@ def _split_table(metrics: dict) -> str:
                 stats["abstracts"],
             )
         )
-    return _table(head, rows)
+    return markdown_table(head, rows)
 
 
 def _left_out(report: SourceReport) -> str:
@@ -374,14 +374,14 @@ def _operator_table(metrics: dict) -> str:
         for generator, operators in metrics["rows_per_operator"].items()
         for operator, counts in operators.items()
     ]
-    return _table(("generator", "operator", *SPLITS), rows) if rows else "(no rows)"
+    return markdown_table(("generator", "operator", *SPLITS), rows) if rows else "(no rows)"
 
 
 def _provenance(
     dataset: BuiltDataset, reports: Sequence[SourceReport], metrics: dict, params, thresholds
 ) -> str:
     examples = dataset.examples
-    sources = _table(
+    sources = markdown_table(
         ("source", "status", "rows read", "left out", "file"),
         [(r.name, r.status, r.rows, _left_out(r), r.path) for r in reports],
     )
@@ -407,7 +407,7 @@ def _provenance(
             "## How it was made",
             sources,
             "A listed source with status `missing` or `empty` contributed nothing to this build.",
-            _table(("generator", "examples", "contradictions", "operators"), generator_rows),
+            markdown_table(("generator", "examples", "contradictions", "operators"), generator_rows),
             "Rows per generator and operator (EvoNLI recipe, rule operator, or pair kind), by split:",
             _operator_table(metrics),
             "Settings:\n\n" + "\n".join(settings),
@@ -461,7 +461,7 @@ def _gate(metrics: dict) -> str | None:
             "source's pairs that annotators (language-model readers with hidden gold controls, blind "
             "to how a pair was made) read as contradictions, and that share among the kept pairs "
             "they read (in sample where the verifier or the check learnt from those reads):",
-            _table(
+            markdown_table(
                 (
                     "source",
                     "offered",
@@ -478,7 +478,7 @@ def _gate(metrics: dict) -> str | None:
     )
 
 
-def _type_table(metrics: dict) -> str:
+def _typemarkdown_table(metrics: dict) -> str:
     rows = []
     for generator, distribution in metrics["mutation_types"].items():
         for kind in MUTATION_TYPES:
@@ -486,7 +486,11 @@ def _type_table(metrics: dict) -> str:
                 rows.append((generator, kind.family, kind.name, _percent(distribution[kind.name])))
         if distribution.get("other"):
             rows.append((generator, "-", "other", _percent(distribution["other"])))
-    return _table(("generator", "family", "type", "share"), rows) if rows else "(no generated contradictions)"
+    return (
+        markdown_table(("generator", "family", "type", "share"), rows)
+        if rows
+        else "(no generated contradictions)"
+    )
 
 
 def render_card(
@@ -513,14 +517,14 @@ def render_card(
         _splits_text(dataset, metrics, params),
         _split_table(metrics),
         "## Data fields",
-        _table(("field", "type", "meaning"), _FIELDS),
+        markdown_table(("field", "type", "meaning"), _FIELDS),
         "## Data instance",
         instance_text,
         _provenance(dataset, reports, metrics, params, thresholds),
         *filter(None, [_gate(metrics)]),
         _REMOVED.format(**removed),
         _TYPES,
-        _type_table(metrics),
+        _typemarkdown_table(metrics),
         _licences(examples),
         "## Known limitations",
         _BASELINE.format(auc=baseline) if baseline is not None else _NO_BASELINE,

@@ -33,13 +33,13 @@ from pathlib import Path
 
 import numpy as np
 
-from scicon.audit.agreement import share_with_interval
-from scicon.dataset.build import normalise
+from scicon.annotation.intervals import share_with_interval
 from scicon.errors import InputNotFoundError
 from scicon.io import read_jsonl
 from scicon.params import meets_threshold
 from scicon.records.dataset import Candidate
 from scicon.records.judgements import Judgement
+from scicon.textdiff import normalised_sentence
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +77,7 @@ def is_gated(candidate: Candidate) -> bool:
 
 
 def pair_key(first: str, second: str) -> frozenset[str]:
-    return frozenset((normalise(first), normalise(second)))
+    return frozenset((normalised_sentence(first), normalised_sentence(second)))
 
 
 @dataclass(frozen=True)

@@ -23,9 +23,9 @@ from pathlib import Path, PurePosixPath
 
 from pydantic import Field, field_validator
 
-from scicon.audit.agreement import share_with_interval
+from scicon.annotation.intervals import share_with_interval
 from scicon.dataset.assemble import SciconBuild
-from scicon.dataset.build import normalise
+from scicon.dataset.card import markdown_table
 from scicon.dataset.params import BuildSource
 from scicon.dataset.sources import GENERATORS
 from scicon.dataset.taxonomy import NEGATION_POLARITY
@@ -34,9 +34,9 @@ from scicon.params import Section
 from scicon.readers.gold import load_gold
 from scicon.readers.sets import GoldSpec
 from scicon.records.dataset import Example
+from scicon.textdiff import normalised_sentence
 
 EVONLI = GENERATORS[BuildSource.EVONLI]
-LEVEL = 0.95
 # The folder of blind reads the build stage depends on (dvc.yaml): a read-back elsewhere would go
 # stale unseen.
 BLIND_READ_FOLDER = "judgements/held_out"
@@ -96,43 +96,82 @@ def judge_gold_figures(
 
 
 def _pair_key(sentence1: str, sentence2: str) -> frozenset[str]:
-    return frozenset((normalise(sentence1), normalise(sentence2)))
+    return frozenset((normalised_sentence(sentence1), normalised_sentence(sentence2)))
 
 
-def blind_read_figures(examples: Sequence[Example], read_back: str | None) -> dict:
-    """Of the contradictions EvoNLI accepted, those the read-back covers: how many truly contradict
-    (the annotators' majority), negations and other edits apart, by split, and how many read as
-    machine-edited. Pairs of the read-back the build lacks count nowhere."""
+# The generators whose label-1 rows are generated contradictions, the ones a blind read measures.
+GENERATED = (EVONLI, GENERATORS[BuildSource.RULES_CROSS], GENERATORS[BuildSource.RULES_SELF])
+
+
+def blind_read_figures(examples: Sequence[Example], read_back: str | None, level: float) -> dict:
+    """Of the generated contradictions (EvoNLI's and the rules'), those the read-back covers: how
+    many truly contradict (the annotators' majority) and how many read as machine-edited, per
+    generator and per operator, with Wilson intervals at ``level``; EvoNLI's at the top, negations
+    and other edits apart, by split.
+    Pairs of the read-back the build lacks count nowhere."""
     if not read_back:
         return not_measured("card.blind_read is null: no blind read of the accepted pairs")
     path = Path(read_back)
     if not path.is_file():
         raise InputNotFoundError(f"card.blind_read: {path}: read-back not found")
     readings = {_pair_key(pair.sentence1, pair.sentence2): pair for pair in load_gold(path, None)}
-    accepted = [example for example in examples if example.generator == EVONLI and example.label == 1]
+    generated = [example for example in examples if example.generator in GENERATED and example.label == 1]
     covered = [
         (example, readings[key])
-        for example in accepted
+        for example in generated
         if (key := _pair_key(example.sentence1, example.sentence2)) in readings
     ]
 
     def truly(members: list) -> dict:
-        return share_with_interval(sum(read.label for _, read in members), len(members), LEVEL)
+        return share_with_interval(sum(read.label for _, read in members), len(members), level)
 
+    def garbled(members: list) -> dict:
+        return share_with_interval(
+            sum(read.facet("garbled") == "1" for _, read in members), len(members), level
+        )
+
+    def figures(rows: list[Example], members: list) -> dict:
+        return {
+            "in_build": len(rows),
+            "read": len(members),
+            "truly_contradict": truly(members),
+            "garbled": garbled(members),
+        }
+
+    evonli = [item for item in covered if item[0].generator == EVONLI]
     splits: dict[str, int] = {}
-    for example, _ in covered:
+    for example, _ in evonli:
         splits[example.split] = splits.get(example.split, 0) + 1
+    groups: dict[str, dict[str, tuple[list, list]]] = {"by_source": {}, "by_operator": {}}
+    for example in generated:
+        for grouping, name in (("by_source", example.generator), ("by_operator", _operator_name(example))):
+            groups[grouping].setdefault(name, ([], []))[0].append(example)
+    for item in covered:
+        for grouping, name in (("by_source", item[0].generator), ("by_operator", _operator_name(item[0]))):
+            groups[grouping][name][1].append(item)
     return {
         "status": "read",
         "file": str(path),
-        "accepted": len(accepted),
-        "read": len(covered),
+        "accepted": sum(example.generator == EVONLI for example in generated),
+        "read": len(evonli),
         "by_split": dict(sorted(splits.items())),
-        "truly_contradict": truly(covered),
-        "not_negations": truly([item for item in covered if item[0].mutation_type != NEGATION_POLARITY]),
-        "negations": truly([item for item in covered if item[0].mutation_type == NEGATION_POLARITY]),
-        "garbled": sum(read.facet("garbled") == "1" for _, read in covered),
+        "truly_contradict": truly(evonli),
+        "not_negations": truly([item for item in evonli if item[0].mutation_type != NEGATION_POLARITY]),
+        "negations": truly([item for item in evonli if item[0].mutation_type == NEGATION_POLARITY]),
+        "garbled": sum(read.facet("garbled") == "1" for _, read in evonli),
+        "garbled_share": garbled(evonli),
+        **{
+            grouping: {name: figures(*members) for name, members in sorted(named.items())}
+            for grouping, named in groups.items()
+        },
     }
+
+
+def _operator_name(example: Example) -> str:
+    """EvoNLI's rows by mutation type (its operators are recipes), the rules' by operator."""
+    if example.generator == EVONLI:
+        return f"{EVONLI}: {example.mutation_type or 'other'}"
+    return f"{example.generator}: {example.operator or '-'}"
 
 
 def _interval(low: float | None, high: float | None) -> str:
@@ -152,7 +191,11 @@ def _share(entry: dict) -> str:
     return f"{entry['hits']} of {entry['of']}, {entry['share']:.3f}{_interval(*entry['interval'])}"
 
 
-def _judge_text(judge: dict) -> str:
+def _percent_level(level: float) -> str:
+    return f"{100 * level:g}%"
+
+
+def _judge_text(judge: dict, level: float) -> str:
     if judge.get("status") != "evaluated":
         return f"The gold figures of the judge EvoNLI searched against were not measured: {judge['reason']}."
     overall, negatives = judge["overall"], judge["within_rule_negatives"]
@@ -171,22 +214,43 @@ def _judge_text(judge: dict) -> str:
             f"{_auc(edits['negation'])} within the negations"
         )
     return (
-        text + "; 95% bootstrap intervals. `python -m scicon.teacher.gold JUDGE --gold FILE` "
-        "recomputes them from the judge's folder."
+        text + f"; {_percent_level(level)} bootstrap intervals. `python -m scicon.teacher.gold JUDGE "
+        "--gold FILE` recomputes them from the judge's folder."
     )
 
 
-def _blind_read_text(read: dict) -> str:
+def _blind_read_text(read: dict, level: float) -> str:
     if read.get("status") != "read":
         return f"No blind read of the accepted contradictions: {read['reason']}."
     splits = ", ".join(f"{split} {count}" for split, count in read["by_split"].items()) or "none"
-    return (
+    text = (
         f"Annotators who did not know how a pair was made ({ANNOTATORS}, their batches with hidden "
         f"gold controls) read {read['read']} of the "
         f"{read['accepted']} contradictions EvoNLI accepted (splits: {splits}; `{read['file']}`): "
-        f"**{_share(read['truly_contradict'])}** truly contradict sentence1 (Wilson 95% interval); "
+        f"**{_share(read['truly_contradict'])}** truly contradict sentence1 "
+        f"(Wilson {_percent_level(level)} interval); "
         f"{_share(read['not_negations'])} of those that are not negations and "
         f"{_share(read['negations'])} of the negations; {read['garbled']} read as machine-edited."
+    )
+    if "by_source" not in read:
+        return text
+    rows = [
+        (
+            name,
+            figures["in_build"],
+            figures["read"],
+            _share(figures["truly_contradict"]),
+            _share(figures["garbled"]),
+        )
+        for grouping in ("by_source", "by_operator")
+        for name, figures in read[grouping].items()
+    ]
+    return (
+        text + " Every generated contradiction of this build that the read covers, per source and then per "
+        f"operator (EvoNLI's by mutation type), with Wilson {_percent_level(level)} intervals:\n\n"
+        + markdown_table(
+            ("source or operator", "in the build", "read", "truly contradict", "read as machine-edited"), rows
+        )
     )
 
 
@@ -214,7 +278,7 @@ def measured_limitations(metrics: dict) -> list[str]:
     return items
 
 
-def card_with_measures(card: str, metrics: dict) -> str:
+def card_with_measures(card: str, metrics: dict, level: float) -> str:
     """``card`` with the section :data:`MEASURED_HEADING` before its limitations and
     the limitations those figures imply at the head of its limitation list."""
     head, heading, rest = card.partition(LIMITATIONS_HEADING)
@@ -224,16 +288,17 @@ def card_with_measures(card: str, metrics: dict) -> str:
     section = "\n\n".join(
         [
             MEASURED_HEADING,
-            _judge_text(metrics["judge"]),
-            _blind_read_text(metrics["blind_read"]),
+            _judge_text(metrics["judge"], level),
+            _blind_read_text(metrics["blind_read"], level),
         ]
     )
     items = "".join(_LIMITATION_ITEM + item for item in measured_limitations(metrics))
     return head + section + "\n\n" + heading + rest[:first_item] + items + rest[first_item:]
 
 
-def add_measures(build: SciconBuild, judge: dict, card: CardParams) -> None:
-    """Put the judge's gold figures and the blind read into the build's report and card."""
+def add_measures(build: SciconBuild, judge: dict, card: CardParams, level: float) -> None:
+    """Put the judge's gold figures and the blind read into the build's report and card; ``level``
+    is the gold figures' confidence level (``gold.confidence_level``), the blind read's too."""
     build.metrics["judge"] = judge
-    build.metrics["blind_read"] = blind_read_figures(build.dataset.examples, card.blind_read)
-    build.card = card_with_measures(build.card, build.metrics)
+    build.metrics["blind_read"] = blind_read_figures(build.dataset.examples, card.blind_read, level)
+    build.card = card_with_measures(build.card, build.metrics, level)

@@ -29,6 +29,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from scicon.annotation.intervals import percentile_interval
 from scicon.evaluate.roc import auc_with_interval
 from scicon.params import meets_threshold
 from scicon.records.benchmark import BenchmarkPair
@@ -70,15 +71,10 @@ def _at_target(
     rng = np.random.default_rng(seed)
     drawn = rng.integers(0, labels.size, size=(resamples, labels.size))
     samples = np.array([_rates(labels[i], accepted[i]) for i in drawn], dtype=float)
-    tail = (1.0 - confidence) / 2
 
     def interval(column: int) -> tuple[float | None, float | None]:
-        values = samples[:, column]
-        values = values[~np.isnan(values)]
-        if values.size == 0:
-            return None, None
-        low, high = np.quantile(values, [tail, 1.0 - tail])
-        return _round(low), _round(high)
+        bounds = percentile_interval(samples[:, column], confidence)
+        return (_round(bounds[0]), _round(bounds[1])) if bounds else (None, None)
 
     figures = {"target": target, "accepted": int(accepted.sum())}
     for column, (name, value) in enumerate(

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.stats import rankdata
 
+from scicon.annotation.intervals import percentile_interval
+
 
 @dataclass(frozen=True)
 class AucEstimate:
@@ -67,12 +69,6 @@ def _resampled_auc(labels: np.ndarray, scores: np.ndarray, indices: np.ndarray) 
     return rank_auc(layout, np.asarray(scores, dtype=float)[indices])
 
 
-def _interval(values: np.ndarray, confidence: float) -> tuple[float, float]:
-    tail = (1.0 - confidence) / 2
-    low, high = np.quantile(values, [tail, 1.0 - tail])
-    return float(low), float(high)
-
-
 def auc_with_interval(
     labels: Sequence[int],
     scores: Sequence[float],
@@ -83,7 +79,7 @@ def auc_with_interval(
     labels_array, scores_array = np.asarray(labels), np.asarray(scores, dtype=float)
     point = float(rank_auc(labels_array, scores_array))
     indices = stratified_resamples(labels_array, resamples, seed)
-    low, high = _interval(_resampled_auc(labels_array, scores_array, indices), confidence)
+    low, high = percentile_interval(_resampled_auc(labels_array, scores_array, indices), confidence)
     return AucEstimate(auc=point, ci_low=low, ci_high=high)
 
 
@@ -103,7 +99,7 @@ def paired_auc_test(
     difference = float(rank_auc(labels_array, a) - rank_auc(labels_array, b))
     indices = stratified_resamples(labels_array, resamples, seed)
     differences = _resampled_auc(labels_array, a, indices) - _resampled_auc(labels_array, b, indices)
-    low, high = _interval(differences, confidence)
+    low, high = percentile_interval(differences, confidence)
     tail = min(np.sum(differences <= 0), np.sum(differences >= 0))
     p_value = min(1.0, 2 * (tail + 1) / (resamples + 1))
     return PairedComparison(difference=difference, ci_low=low, ci_high=high, p_value=float(p_value))

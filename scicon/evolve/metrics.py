@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from statsmodels.stats.proportion import proportion_confint
-
+from scicon.annotation.intervals import share_with_interval
 from scicon.backbones.cache import CachedBackbone, combined_metrics
 from scicon.params import meets_threshold
 from scicon.records.base import TargetLabel
@@ -15,7 +14,11 @@ from scicon.textdiff import words_changed
 
 
 def evolve_metrics(
-    traces: Sequence[PairTrace], thresholds, wall_seconds: float, backbones: Sequence[CachedBackbone]
+    traces: Sequence[PairTrace],
+    thresholds,
+    wall_seconds: float,
+    backbones: Sequence[CachedBackbone],
+    level: float,
 ) -> dict:
     """The evolve stage's metrics; per target label, the contradiction target at the top level."""
     metrics: dict = {}
@@ -23,7 +26,7 @@ def evolve_metrics(
         subset = [t for t in traces if t.target_label is target]
         if not subset:
             continue
-        summary = _target_metrics(subset, thresholds)
+        summary = _target_metrics(subset, thresholds, level)
         if target is TargetLabel.CONTRADICTION:
             metrics.update(summary)
         else:
@@ -42,16 +45,13 @@ def evolve_metrics(
     return metrics
 
 
-def _target_metrics(traces: Sequence[PairTrace], thresholds) -> dict:
+def _target_metrics(traces: Sequence[PairTrace], thresholds, level: float) -> dict:
     status = {s.value: sum(t.status is s for t in traces) for s in SearchStatus}
     attempted = status["succeeded"] + status["failed"]
     # With no attempted pair (all skipped: the originals already meet the target) the
     # rate is undefined, reported as null rather than as a 0% that never happened.
-    success_rate = low = high = None
-    if attempted:
-        success_rate = round(status["succeeded"] / attempted, 4)
-        interval = proportion_confint(status["succeeded"], attempted, alpha=0.05, method="wilson")
-        low, high = (round(float(bound), 4) for bound in interval)
+    success = share_with_interval(status["succeeded"], attempted, level)
+    low, high = success["interval"] or (None, None)
     candidates = [c for t in traces for g in t.generations for m in g.members for c in m.candidates]
     proposed = [c for c in candidates if c.text is not None]
     sim = [c.similarity for c in proposed if c.similarity is not None]
@@ -68,7 +68,7 @@ def _target_metrics(traces: Sequence[PairTrace], thresholds) -> dict:
         "failed": status["failed"],
         "skipped": status["skipped"],
         "errors": status["error"],
-        "attack_success_rate": success_rate,
+        "attack_success_rate": success["share"],
         "attack_success_rate_ci_low": low,
         "attack_success_rate_ci_high": high,
         "contradiction_ratio": round(status["succeeded"] / len(traces), 4) if traces else 0.0,

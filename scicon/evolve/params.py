@@ -45,6 +45,9 @@ class EvolveParams(Section):
     pair_kinds: tuple[PairKind, ...] = Field(min_length=1)
     max_pairs: int | None = Field(gt=0)
     seed: int
+    confidence_level: float = Field(
+        gt=0.0, lt=1.0, description="the level of the success rate's Wilson interval"
+    )
     workers: int = Operational(gt=0)
 
     @model_validator(mode="before")

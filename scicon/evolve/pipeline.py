@@ -36,6 +36,7 @@ from scicon.paths import cache_root
 from scicon.records.corpus import Abstract
 from scicon.records.evolve import MutatedPair, PairTrace
 from scicon.records.pairs import Pair
+from scicon.sampling import apportion
 from scicon.seeds import derive_seed
 
 log = logging.getLogger(__name__)
@@ -65,23 +66,13 @@ def select_pairs(pairs: Sequence[Pair], params: EvolveParams) -> list[Pair]:
     by_kind: dict[str, list[Pair]] = {}
     for pair in chosen:
         by_kind.setdefault(pair.kind.value, []).append(pair)
-    quotas = proportional_quotas({kind: len(members) for kind, members in by_kind.items()}, params.max_pairs)
+    sizes = {kind: len(members) for kind, members in by_kind.items()}
+    quotas = apportion(sizes, params.max_pairs, caps=sizes)
     keep: set[str] = set()
     for kind, members in by_kind.items():
         ranked = sorted(members, key=lambda pair: derive_seed(params.seed, "pair-sample", pair.pair_id))
         keep.update(pair.pair_id for pair in ranked[: quotas[kind]])
     return [pair for pair in chosen if pair.pair_id in keep]
-
-
-def proportional_quotas(sizes: dict[str, int], total: int) -> dict[str, int]:
-    """``total`` shared out in proportion to ``sizes`` (largest remainders), none above its size."""
-    whole = sum(sizes.values())
-    exact = {name: total * size / whole for name, size in sizes.items()}
-    quotas = {name: int(value) for name, value in exact.items()}
-    by_remainder = sorted(sizes, key=lambda name: (-(exact[name] - quotas[name]), name))
-    for name in by_remainder[: total - sum(quotas.values())]:
-        quotas[name] += 1
-    return {name: min(quota, sizes[name]) for name, quota in quotas.items()}
 
 
 def no_pairs_message(pairs: Sequence[Pair], params: EvolveParams) -> str:
@@ -179,7 +170,13 @@ def run_evolve(
             backbones=context.backbones,
             workers=params.workers,
         )
-        metrics = evolve_metrics(result.traces, thresholds, time.perf_counter() - started, context.backbones)
+        metrics = evolve_metrics(
+            result.traces,
+            thresholds,
+            time.perf_counter() - started,
+            context.backbones,
+            params.confidence_level,
+        )
     finally:
         context.close()
         cache.close()

@@ -3,8 +3,9 @@
 ``run`` finds contradicting claims in any corpus: structured abstracts (the ingest format,
 or a PubMed RCT text file read as the ingest stage reads it) or a claims file (see
 :mod:`scicon.find.claims`, which then needs abstracts to calibrate the same-topic model on).
-``review-export`` and ``review-read`` are the blind review of :mod:`scicon.find.review`;
-``page`` re-renders the page with the reviewed labels.
+``review-export`` and ``review-read`` are the blind review of :mod:`scicon.find.review` (its
+intervals at ``gold.confidence_level``: the level every blind read of the project is reported
+at); ``page`` re-renders the page with the reviewed labels.
 """
 
 from __future__ import annotations
@@ -22,13 +23,16 @@ from scicon.fitted.claim_model import ClaimModelSettings
 from scicon.fitted.topic_model import TopicModelSettings
 from scicon.io import read_id_list, read_jsonl, write_json
 from scicon.params import load_section
+from scicon.readers.sets import GoldSpec
 from scicon.records.corpus import Abstract
 from scicon.stage import run_stage
 
 
 def parser() -> argparse.ArgumentParser:
     command = argparse.ArgumentParser(prog="python -m scicon.find", description=__doc__)
-    command.add_argument("--params", default="params.yaml", help="parameters file (its `find` section)")
+    command.add_argument(
+        "--params", default="params.yaml", help="parameters file (its `find` section; `gold` for review-read)"
+    )
     steps = command.add_subparsers(dest="step", required=True)
     run = steps.add_parser("run", help="find contradicting claims in a corpus")
     run.add_argument("--abstracts", required=True, help="JSONL of abstracts as the ingest stage writes them")
@@ -110,7 +114,7 @@ def _review_export(args: argparse.Namespace, params: FindParams) -> None:
 
 
 def _review_read(args: argparse.Namespace, params: FindParams) -> None:
-    figures = read_review(Path(args.folder))
+    figures = read_review(Path(args.folder), load_section(args.params, "gold", GoldSpec).confidence_level)
     write_json(args.report, figures)
     shown = ("precision_at", "not_comparable", "controls", "missing", "stance")
     print(json.dumps({key: figures[key] for key in shown if key in figures}, indent=2))

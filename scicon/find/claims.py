@@ -21,6 +21,7 @@ from scicon.errors import InputFormatError, NoWorkError
 from scicon.io import read_json_objects
 from scicon.records.corpus import Abstract, Role
 from scicon.records.find import Claim
+from scicon.textdiff import normalised_sentence
 from scicon.tsv import read_table
 
 log = logging.getLogger(__name__)
@@ -113,15 +114,10 @@ def require_claims(claims: Sequence[Claim], origin: str) -> None:
         raise NoWorkError(f"find: no claims in {origin}: nothing to compare (check find.claim_roles)")
 
 
-def normalised_text(text: str) -> str:
-    """The text as the same sentence compares: case and spacing ignored."""
-    return " ".join(text.lower().split())
-
-
 def _deduplicated(claims: list[Claim]) -> list[Claim]:
     kept: dict[tuple[str, str], Claim] = {}
     for claim in claims:
-        kept.setdefault((claim.group, normalised_text(claim.text)), claim)
+        kept.setdefault((claim.group, normalised_sentence(claim.text)), claim)
     if len(kept) < len(claims):
         log.info("claims: %d repeated within their study, kept once", len(claims) - len(kept))
     return list(kept.values())

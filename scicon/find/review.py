@@ -12,36 +12,44 @@ same) give the sides the finder's split should have put them on.
 ``read`` checks the answers (``annotations/<annotator>.tsv``: ``item_id<TAB>label<TAB>garbled``;
 a bad line stops with file and line named), and gives precision at k over the ranked pairs,
 the share of contradictions among the pairs not flagged, what was not comparable, and each
-annotator's accuracy on the controls; ``reviewed.jsonl`` carries the labels to the page.
+annotator's accuracy on the controls, every share with its Wilson interval at the level passed
+in (the CLI passes ``gold.confidence_level``); ``reviewed.jsonl`` carries the labels to the page.
+Blinded ids, the controls per batch and their accuracy, and the answer files are
+:mod:`scicon.annotation`'s.
 """
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import json
 import random
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 
 from pydantic import Field
 
-from scicon.audit.agreement import wilson_interval
+from scicon.annotation.blinding import (
+    ANNOTATIONS,
+    BLINDED,
+    KEY_FILE,
+    MANIFEST_FILE,
+    annotator_names,
+    blinded_id,
+)
+from scicon.annotation.controls import CONTRADICTION, contradiction_or_not, control_accuracy, control_counts
+from scicon.annotation.intervals import share_with_interval
+from scicon.annotation.readback import checked_answers, tsv_answers
 from scicon.errors import InputFormatError, InputNotFoundError, NoWorkError
 from scicon.io import atomic_open, read_json_objects, read_jsonl, write_json, write_jsonl
-from scicon.judgements.readback import checked_answers, tsv_reads
 from scicon.records.base import Record
 from scicon.records.find import FoundPair, StanceGroupRecord
 
-LABELS = ("contradiction", "entailment", "neutral", "not comparable")
+LABELS = (CONTRADICTION, "entailment", "neutral", "not comparable")
 STANCE_LABELS = ("yes", "no", "neither")
-KEY_FILE = "key.jsonl"
 REVIEWED_FILE = "reviewed.jsonl"
 STANCES_FILE = "stances.jsonl"
-BLINDED = "blinded"
-ANNOTATIONS = "annotations"
-CONFIDENCE_LEVEL = 0.95
+NAMESPACE = "scicon-find"
 
 ADDENDUM = """# Read ../shared/data/gold/INSTRUCTIONS.md (or the INSTRUCTIONS.md you were given) first.
 # This batch adds one label to those instructions. Many items put side by side two findings of
@@ -79,7 +87,7 @@ class ReviewItem(Record):
 
 
 def _item_id(seed: int, key: str) -> str:
-    return "f-" + hashlib.sha256(f"{seed}:{key}".encode()).hexdigest()[:10]
+    return blinded_id("f", NAMESPACE, seed, key)
 
 
 def _read_gold(path: Path) -> list[dict]:
@@ -92,10 +100,10 @@ def _read_gold(path: Path) -> list[dict]:
 
 
 def _gold_controls(rows: list[dict], count: int, rng: random.Random) -> list[dict]:
-    contradictions = [row for row in rows if row["gold"] == "contradiction"]
-    others = [row for row in rows if row["gold"] != "contradiction"]
-    wanted = min(len(contradictions), max(1, count // 3)) if count else 0
-    return rng.sample(contradictions, wanted) + rng.sample(others, min(len(others), count - wanted))
+    contradictions = [row for row in rows if row["gold"] == CONTRADICTION]
+    others = [row for row in rows if row["gold"] != CONTRADICTION]
+    chosen, rest = control_counts(count, len(contradictions), len(others))
+    return rng.sample(contradictions, chosen) + rng.sample(others, rest)
 
 
 def export_review(
@@ -126,7 +134,7 @@ def export_review(
     chosen_below = rng.sample(under, min(below, len(under)))
     if not chosen_top and not chosen_below:
         raise NoWorkError("find review: no pair to review")
-    names = [f"annotator-{number}" for number in range(1, annotators + 1)]
+    names = annotator_names(annotators)
     items = _pair_items(chosen_top, chosen_below, names, seed, rng)
     stance_items = _stance_items(groups, stances, reserved, names, seed, rng) if stances else []
     items += stance_items
@@ -137,7 +145,7 @@ def export_review(
     manifest = {"top": len(chosen_top), "below": len(chosen_below), "below_pool": len(under)}
     manifest |= {"stances": len(stance_items)} if stances else {}
     manifest |= {"reserved_left_out": held_back, "controls": controls, "annotators": annotators, "seed": seed}
-    write_json(folder / "manifest.json", manifest)
+    write_json(folder / MANIFEST_FILE, manifest)
     return manifest
 
 
@@ -238,17 +246,6 @@ def _write_batches(folder: Path, items: list[ReviewItem], names: list[str], seed
             handle.write("\n".join(lines))
 
 
-def _precision(labels: list[str]) -> dict:
-    hits = sum(label == "contradiction" for label in labels)
-    interval = wilson_interval(hits, len(labels), CONFIDENCE_LEVEL)
-    return {
-        "contradictions": hits,
-        "read": len(labels),
-        "precision": round(hits / len(labels), 4) if labels else None,
-        "interval": [round(bound, 4) for bound in interval] if interval else None,
-    }
-
-
 def _answers(folder: Path, items: dict[str, ReviewItem]) -> dict[str, tuple[str, int]]:
     """Every answer line of ``annotations/*.tsv`` as (label, garbled) by item, checked."""
     answers: dict[str, tuple[str, int]] = {}
@@ -256,7 +253,7 @@ def _answers(folder: Path, items: dict[str, ReviewItem]) -> dict[str, tuple[str,
         annotator = path.name.split(".", 1)[0]
         given = {item_id for item_id, item in items.items() if item.annotator == annotator}
         stance = {item_id for item_id in given if items[item_id].source == "stance"}
-        rows = tsv_reads(path)
+        rows = tsv_answers(path)
         checked = checked_answers(
             path, [r for r in rows if r[1] not in stance], annotator, given - stance, LABELS
         )
@@ -268,8 +265,9 @@ def _answers(folder: Path, items: dict[str, ReviewItem]) -> dict[str, tuple[str,
     return answers
 
 
-def read_review(folder: Path, ks: Sequence[int] = (10, 25, 50)) -> dict:
-    """Check the answers of a review folder, write ``reviewed.jsonl`` and return the figures."""
+def read_review(folder: Path, level: float, ks: Sequence[int] = (10, 25, 50)) -> dict:
+    """Check the answers of a review folder, write ``reviewed.jsonl`` and return the figures, their
+    intervals at confidence ``level``."""
     if not (folder / KEY_FILE).is_file():
         raise InputNotFoundError(
             f"{folder / KEY_FILE}: not found (is {folder} a folder written by `review-export`?)"
@@ -283,17 +281,21 @@ def read_review(folder: Path, ks: Sequence[int] = (10, 25, 50)) -> dict:
     def labels_of(chosen: Sequence[ReviewItem]) -> list[str]:
         return [answers[item.item_id][0] for item in chosen]
 
+    def precision(chosen: Sequence[ReviewItem]) -> dict:
+        labels = labels_of(chosen)
+        return share_with_interval(sum(label == CONTRADICTION for label in labels), len(labels), level)
+
     reviewed = _write_reviewed(folder, answered, answers)
     return {
-        "precision_at": {str(k): _precision(labels_of(ranked[:k])) for k in ks if k <= len(ranked)},
-        "top": {"labels": dict(Counter(labels_of(ranked))), **_precision(labels_of(ranked))},
-        "below_threshold": {"labels": dict(Counter(labels_of(below))), **_precision(labels_of(below))},
+        "precision_at": {str(k): precision(ranked[:k]) for k in ks if k <= len(ranked)},
+        "top": {"labels": dict(Counter(labels_of(ranked))), **precision(ranked)},
+        "below_threshold": {"labels": dict(Counter(labels_of(below))), **precision(below)},
         "not_comparable": sum(1 for row in reviewed if row["label"] == "not comparable"),
         "garbled": sum(row["garbled"] for row in reviewed),
-        "controls": _control_accuracy(answered, answers),
+        "controls": _control_accuracy(answered, answers, level),
         "missing": len(items) - len(answered),
     } | (
-        {"stance": stance_figures(_write_stances(folder, answered, answers))}
+        {"stance": stance_figures(_write_stances(folder, answered, answers), level)}
         if any(item.source == "stance" for item in items.values())
         else {}
     )
@@ -344,10 +346,11 @@ def _write_rows(path: Path, rows: list[dict]) -> None:
             handle.write(json.dumps(row, sort_keys=True) + "\n")
 
 
-def stance_figures(rows: Sequence[dict]) -> dict:
+def stance_figures(rows: Sequence[dict], level: float) -> dict:
     """How the finder's sides agree with the readers': over the pairs of claims of one question
     that both sides place (yes or no), the share the finder puts on the same side exactly when
-    the readers answered alike; the finder's stance against the reader's, counted."""
+    the readers answered alike (``sides_right``, of the pairs the finder places); the finder's
+    stance against the reader's, counted."""
     by_question: dict[str, list[dict]] = {}
     for row in rows:
         by_question.setdefault(row["question"], []).append(row)
@@ -359,28 +362,24 @@ def stance_figures(rows: Sequence[dict]) -> dict:
                 if {a["finder"], b["finder"]} <= {"yes", "no"}:
                     placed += 1
                     right += (a["finder"] == b["finder"]) == (a["reader"] == b["reader"])
-    interval = wilson_interval(right, placed, CONFIDENCE_LEVEL)
     return {
         "claims": len(rows),
         "questions": len(by_question),
         "pairs_sided_by_readers": sided_by_readers,
-        "pairs_placed_by_finder": placed,
-        "accuracy": round(right / placed, 4) if placed else None,
-        "interval": [round(bound, 4) for bound in interval] if interval else None,
+        "sides_right": share_with_interval(right, placed, level),
         "finder_against_reader": dict(sorted(Counter(f"{r['finder']}/{r['reader']}" for r in rows).items())),
     }
 
 
-def _control_accuracy(answered: list[ReviewItem], answers: dict[str, tuple[str, int]]) -> dict:
+def _control_accuracy(answered: list[ReviewItem], answers: dict[str, tuple[str, int]], level: float) -> dict:
     """Each annotator's hidden controls: contradiction or not, as the gold says."""
-    controls: dict[str, list[bool]] = {}
+    controls: dict[str, list[tuple[str, str]]] = defaultdict(list)
     for item in answered:
         if item.source == "control":
-            said = answers[item.item_id][0] == "contradiction"
-            controls.setdefault(item.annotator, []).append(said == (item.gold == "contradiction"))
+            controls[item.annotator].append((answers[item.item_id][0], item.gold))
     return {
-        name: {"correct": sum(hits), "read": len(hits), "accuracy": round(sum(hits) / len(hits), 4)}
-        for name, hits in sorted(controls.items())
+        name: control_accuracy(contradiction_or_not(labels), level)
+        for name, labels in sorted(controls.items())
     }
 
 

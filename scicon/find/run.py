@@ -21,7 +21,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from scicon.find.checks import Comparability, Comparison
-from scicon.find.claims import normalised_text
 from scicon.find.neighbours import (
     NEIGHBOURS,
     SHARED_TERMS,
@@ -33,6 +32,7 @@ from scicon.find.stance import STANCES, Edge, StanceGroup, clusters, stance_grou
 from scicon.find.terms import content_terms
 from scicon.params import meets_threshold
 from scicon.records.find import Claim, FoundPair, Stance, StanceGroupRecord
+from scicon.textdiff import normalised_sentence
 
 log = logging.getLogger(__name__)
 
@@ -171,7 +171,9 @@ def on_same_topic(
         candidate.same_topic = probability
         if not meets_threshold(probability, min_same_topic):
             dropped["below_min_same_topic"] += 1
-        elif normalised_text(claims[candidate.first].text) == normalised_text(claims[candidate.second].text):
+        elif normalised_sentence(claims[candidate.first].text) == normalised_sentence(
+            claims[candidate.second].text
+        ):
             dropped["identical_text"] += 1
         else:
             kept.append(candidate)

@@ -22,33 +22,36 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from scicon.audit.labelstudio import task
+from scicon.annotation.blinding import (
+    ANNOTATIONS,
+    BLINDED,
+    CONFIG_FILE,
+    INSTRUCTIONS_FILE,
+    KEY_FILE,
+    MANIFEST_FILE,
+)
+from scicon.annotation.labelstudio import task
+from scicon.annotation.readback import GARBLED_FIELD, LABEL_FIELD
 from scicon.io import atomic_open, write_json, write_jsonl
 from scicon.judgements.sample import RoundSample
 
 LABELS = ("contradiction", "entailment", "neutral")
-KEY_FILE = "key.jsonl"
 CONTROLS_FILE = "controls.jsonl"
 ASSIGNMENTS_FILE = "assignments.json"
-MANIFEST_FILE = "manifest.json"
-BLINDED = "blinded"
-ANNOTATIONS = "annotations"
-INSTRUCTIONS_FILE = "INSTRUCTIONS.md"
-CONFIG_FILE = "labelstudio_config.xml"
 
-LABELING_CONFIG = """<View>
+LABELING_CONFIG = f"""<View>
   <Header value="How does B relate to A? (see INSTRUCTIONS.md)"/>
   <Header value="A" size="5"/>
   <Text name="sentence_a" value="$sentence_a"/>
   <Header value="B" size="5"/>
   <Text name="sentence_b" value="$sentence_b"/>
-  <Choices name="label" toName="sentence_a" choice="single" showInline="true" required="true">
+  <Choices name="{LABEL_FIELD}" toName="sentence_a" choice="single" showInline="true" required="true">
     <Choice value="contradiction"/>
     <Choice value="entailment"/>
     <Choice value="neutral"/>
   </Choices>
-  <Choices name="garbled" toName="sentence_b" choice="single" showInline="true">
-    <Choice value="garbled"/>
+  <Choices name="{GARBLED_FIELD}" toName="sentence_b" choice="single" showInline="true">
+    <Choice value="{GARBLED_FIELD}"/>
   </Choices>
 </View>
 """

@@ -16,9 +16,9 @@ import argparse
 import logging
 from pathlib import Path
 
+from scicon.annotation.blinding import KEY_FILE
 from scicon.errors import InputFormatError, InputNotFoundError
 from scicon.io import read_jsonl, write_jsonl
-from scicon.judgements.blinded import KEY_FILE
 from scicon.pairing.pairs import pair_indices
 from scicon.records.corpus import Abstract
 from scicon.records.judgements import RoundItem

@@ -33,6 +33,7 @@ class JudgementsParams(Section):
     readers: int = Field(ge=2, description="annotators of each multi-read item")
     controls_per_batch: int = Field(ge=0, description="hidden gold items mixed into each batch")
     min_control_accuracy: float = Probability
+    confidence_level: float = Field(gt=0.0, lt=1.0, description="level of the control accuracies' intervals")
     seed: int
 
     @model_validator(mode="after")

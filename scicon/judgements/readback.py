@@ -2,10 +2,10 @@
 
 Answers are ``annotations/<annotator>.tsv`` files (``item_id<TAB>label<TAB>garbled``, blank
 lines and ``#`` comments allowed) or Label Studio exports (``annotations/<annotator>.json``,
-JSON or JSON-MIN) of the round's labeling config; the annotator is the file name up to its
-first dot. A malformed line, an unknown label, an item not given to that annotator or one
-answered twice stops with the file and line named. An item given but not answered is
-counted as missing, never guessed.
+JSON or JSON-MIN) of the round's labeling config, read by :mod:`scicon.annotation.readback`;
+the annotator is the file name up to its first dot. A malformed line, an unknown label, an
+item not given to that annotator or one answered twice stops with the file and line named.
+An item given but not answered is counted as missing, never guessed.
 
 An annotator whose accuracy on the hidden gold controls (contradiction vs not, the judgement
 the labels are for) is below ``min_control_accuracy`` has every answer set aside: the batch
@@ -24,16 +24,13 @@ from pathlib import Path
 
 import numpy as np
 
-from scicon.audit.agreement import fleiss_kappa, gwet_ac1, unanimity, wilson_interval
+from scicon.annotation.agreement import fleiss_kappa, gwet_ac1, unanimity
+from scicon.annotation.blinding import ANNOTATIONS, KEY_FILE
+from scicon.annotation.controls import contradiction_or_not, control_accuracy
+from scicon.annotation.readback import ANSWER_SUFFIXES, answer_rows, checked_answers
 from scicon.errors import InputFormatError, InputNotFoundError
-from scicon.io import decoded_lines, read_jsonl
-from scicon.judgements.blinded import (
-    ANNOTATIONS,
-    ASSIGNMENTS_FILE,
-    CONTROLS_FILE,
-    KEY_FILE,
-    LABELS,
-)
+from scicon.io import read_jsonl
+from scicon.judgements.blinded import ASSIGNMENTS_FILE, CONTROLS_FILE, LABELS
 from scicon.params import meets_threshold
 from scicon.records.judgements import ControlItem, Judgement, RoundItem
 
@@ -58,57 +55,6 @@ class RoundAnswers:
     files: dict[str, str] = field(default_factory=dict)
 
 
-def tsv_reads(path: Path) -> list[tuple[int, str, str, str]]:
-    rows = []
-    with open(path, "rb") as stream:
-        lines = list(decoded_lines(stream, str(path)))
-    for number, raw in enumerate(lines, start=1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        cells = [cell.strip() for cell in raw.rstrip("\r\n").split("\t")]
-        if len(cells) != 3:
-            raise InputFormatError(
-                str(path), f"expected item_id<TAB>label<TAB>garbled, found {len(cells)} fields", number
-            )
-        rows.append((number, *cells))
-    return rows
-
-
-def _choice(result: list, name: str) -> str | None:
-    for region in result:
-        if region.get("from_name") == name:
-            choices = region.get("value", {}).get("choices") or []
-            return choices[0] if choices else None
-    return None
-
-
-def _labelstudio_reads(path: Path) -> list[tuple[int, str, str, str]]:
-    try:
-        records = json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise InputFormatError(str(path), f"not a Label Studio JSON export: {error}") from error
-    if not isinstance(records, list):
-        raise InputFormatError(str(path), "expected a list of tasks (Label Studio JSON or JSON-MIN export)")
-    rows = []
-    for number, record in enumerate(records, start=1):
-        data = record.get("data", record) if isinstance(record, dict) else None
-        if not isinstance(data, dict) or "item_id" not in data:
-            raise InputFormatError(str(path), f"task {number} has no item_id in its data")
-        if "annotations" in record:
-            for annotation in record["annotations"]:
-                if annotation.get("was_cancelled"):
-                    continue
-                result = annotation.get("result") or []
-                label = _choice(result, "label")
-                if label is not None:
-                    rows.append((number, data["item_id"], label, "1" if _choice(result, "garbled") else "0"))
-        elif record.get("label") is not None:  # JSON-MIN: one flat record per annotation
-            garbled = record.get("garbled")
-            rows.append((number, data["item_id"], record["label"], "1" if garbled else "0"))
-    return rows
-
-
 def read_round(folder: Path) -> RoundAnswers:
     """The round's key, controls, assignments and every annotator's validated reads."""
     for name in (KEY_FILE, CONTROLS_FILE, ASSIGNMENTS_FILE):
@@ -121,7 +67,7 @@ def read_round(folder: Path) -> RoundAnswers:
         assignments=json.loads((folder / ASSIGNMENTS_FILE).read_text(encoding="utf-8")),
     )
     for path in sorted((folder / ANNOTATIONS).glob("*")):
-        if path.suffix not in (".tsv", ".json") or path.name.startswith("."):
+        if path.suffix not in ANSWER_SUFFIXES or path.name.startswith("."):
             continue
         annotator = path.name.split(".", 1)[0]
         if annotator not in answers.assignments:
@@ -133,54 +79,16 @@ def read_round(folder: Path) -> RoundAnswers:
         if annotator in answers.files:
             raise InputFormatError(str(path), f"{annotator} already answered in {answers.files[annotator]}")
         answers.files[annotator] = str(path)
-        rows = tsv_reads(path) if path.suffix == ".tsv" else _labelstudio_reads(path)
         given = set(answers.assignments[annotator])
-        for item_id, label, garbled in checked_answers(path, rows, annotator, given, LABELS):
+        for item_id, label, garbled in checked_answers(path, answer_rows(path), annotator, given, LABELS):
             answers.reads.append(Read(annotator, item_id, label, garbled))
     return answers
-
-
-def checked_answers(
-    path: Path,
-    rows: list[tuple[int, str, str, str]],
-    annotator: str,
-    given: set[str],
-    labels: tuple[str, ...],
-) -> list[tuple[str, str, int]]:
-    """An annotator's answer rows as (item, label, garbled); an item not given to them, one
-    answered twice, a label not among ``labels`` or a garbled flag other than 0/1 stops with
-    the file and line named."""
-    seen: dict[str, int] = {}
-    checked = []
-    for number, item_id, label, garbled in rows:
-        if item_id not in given:
-            raise InputFormatError(str(path), f"item {item_id!r} was not given to {annotator}", number)
-        if item_id in seen:
-            raise InputFormatError(
-                str(path), f"item {item_id} answered twice (first on line {seen[item_id]})", number
-            )
-        if label not in labels:
-            raise InputFormatError(str(path), f"label {label!r} is not one of {', '.join(labels)}", number)
-        if garbled not in ("0", "1"):
-            raise InputFormatError(str(path), f"garbled {garbled!r} is not 0 or 1", number)
-        seen[item_id] = number
-        checked.append((item_id, label, int(garbled)))
-    return checked
 
 
 def majority_label(labels: list[str]) -> str:
     counts = Counter(labels)
     top = max(counts.values())
     return next(label for label in TIE_ORDER if counts.get(label) == top)
-
-
-def _accuracy(hits: int, total: int, level: float) -> dict:
-    return {
-        "correct": hits,
-        "of": total,
-        "accuracy": hits / total if total else None,
-        "interval": wilson_interval(hits, total, level),
-    }
 
 
 def annotator_figures(answers: RoundAnswers, min_accuracy: float, level: float) -> dict[str, dict]:
@@ -191,23 +99,22 @@ def annotator_figures(answers: RoundAnswers, min_accuracy: float, level: float) 
         controls = [
             (read, answers.controls[read.item_id]) for read in reads if read.item_id in answers.controls
         ]
-        three_way = sum(read.label == control.gold for read, control in controls)
-        binary = sum(
-            (read.label == "contradiction") == (control.gold == "contradiction") for read, control in controls
-        )
+        labels = [(read.label, control.gold) for read, control in controls]
+        binary = contradiction_or_not(labels)
         figure = {
             "file": answers.files.get(annotator),
             "given": len(given),
             "answered": len(reads),
             "missing": len(given) - len(reads),
-            "controls_three_way": _accuracy(three_way, len(controls), level),
-            "controls_contradiction": _accuracy(binary, len(controls), level),
+            "controls_three_way": control_accuracy(labels, level),
+            "controls_contradiction": control_accuracy(binary, level),
         }
-        accuracy = figure["controls_contradiction"]["accuracy"]
         hidden = sum(item_id in answers.controls for item_id in given)
-        # a batch without controls cannot be measured, so it is kept; one with controls must pass them
+        passed = figure["controls_contradiction"]
+        # a batch without controls cannot be measured, so it is kept; one with controls must pass
+        # them (the unrounded share against the threshold)
         figure["accepted"] = bool(reads) and (
-            hidden == 0 or (accuracy is not None and meets_threshold(accuracy, min_accuracy))
+            hidden == 0 or (passed["of"] > 0 and meets_threshold(passed["hits"] / passed["of"], min_accuracy))
         )
         figures[annotator] = figure
     return figures

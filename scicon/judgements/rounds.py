@@ -6,10 +6,11 @@ import argparse
 import logging
 from pathlib import Path
 
+from scicon.annotation.blinding import ANNOTATIONS, KEY_FILE
 from scicon.classifier import ContradictionClassifier
 from scicon.errors import InputFormatError, InputNotFoundError, ParamsError
 from scicon.io import read_id_list, read_json_objects, read_jsonl, write_json, write_jsonl
-from scicon.judgements.blinded import ANNOTATIONS, ASSIGNMENTS_FILE, KEY_FILE, write_round
+from scicon.judgements.blinded import ASSIGNMENTS_FILE, write_round
 from scicon.judgements.params import JudgementsParams
 from scicon.judgements.pool import build_pool
 from scicon.judgements.readback import (
@@ -23,8 +24,6 @@ from scicon.judgements.sample import assign, draw, refuse_reserved
 from scicon.records.judgements import Judgement, RoundItem
 
 log = logging.getLogger(__name__)
-
-CONFIDENCE_LEVEL = 0.95
 
 
 def add_sample_arguments(parser: argparse.ArgumentParser) -> None:
@@ -173,7 +172,7 @@ def run_read(args: argparse.Namespace, params: JudgementsParams) -> None:
     report: dict = {"rounds": {}}
     for folder in folders:
         answers = read_round(folder)
-        annotators = annotator_figures(answers, params.min_control_accuracy, CONFIDENCE_LEVEL)
+        annotators = annotator_figures(answers, params.min_control_accuracy, params.confidence_level)
         accepted = {name for name, figure in annotators.items() if figure["accepted"]}
         rows, reads_by_item = judgements_of(answers, accepted)
         refuse_reserved([answers.items[row.id] for row in rows], reserved, str(folder / KEY_FILE))

@@ -2,7 +2,7 @@
 
 Each source gets its quota (``judgements.sizes``), shared among its strata (operator for
 rule edits, mutation type for EvoNLI, pair kind otherwise) in proportion to their size
-with a floor (:func:`scicon.audit.sample.allocate`). Within a stratum items are drawn
+with a floor (:func:`scicon.sampling.apportion`). Within a stratum items are drawn
 without replacement with weight ``1 + boost * (1 - |2p - 1|)``, p the sampling teacher's
 P(contradiction) (Efraimidis-Spirakis keys), so pairs near the teacher's boundary are
 over-represented. Each item keeps ``sampling_weight``: the pool items of its stratum it
@@ -11,24 +11,27 @@ stands for, divided by its relative weight, so figures re-weighted by it estimat
 
 from __future__ import annotations
 
-import hashlib
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from scicon.audit.sample import allocate
+from scicon.annotation.blinding import annotator_names, blinded_id, hashed_order
+from scicon.annotation.controls import CONTRADICTION, control_counts
 from scicon.errors import InputFormatError
 from scicon.judgements.params import JudgementsParams
 from scicon.judgements.pool import Pool, PoolCandidate
 from scicon.records.judgements import ControlItem, RoundItem
+from scicon.sampling import apportion
 from scicon.seeds import derive_seed
 
+NAMESPACE = "scicon-judgements"
 
-def blinded_id(seed: int, round_name: str, key: str) -> str:
+
+def round_item_id(seed: int, round_name: str, key: str) -> str:
     """The id annotators see: a hash that says nothing of the item's source or abstract."""
-    return "j-" + hashlib.sha256(f"scicon-judgements:{seed}:{round_name}:{key}".encode()).hexdigest()[:12]
+    return blinded_id("j", NAMESPACE, seed, round_name, key)
 
 
 def uncertainty_weight(probability: float | None, boost: float) -> float:
@@ -60,7 +63,8 @@ def draw(
     allocation: dict[str, dict[str, int]] = {}
     for source, quota in params.sizes.items():
         strata = by_source.get(source, {})
-        counts = allocate({name: len(rows) for name, rows in strata.items()}, quota, params.min_per_stratum)
+        sizes = {name: len(rows) for name, rows in strata.items()}
+        counts = apportion(sizes, quota, minimum=params.min_per_stratum, caps=sizes)
         for stratum in sorted(strata):
             rows = sorted(strata[stratum], key=lambda c: c.candidate_id)
             wanted = counts.get(stratum, 0)
@@ -80,7 +84,7 @@ def draw(
                 items.append(
                     RoundItem(
                         **asdict(candidate),
-                        item_id=blinded_id(params.seed, round_name, candidate.candidate_id),
+                        item_id=round_item_id(params.seed, round_name, candidate.candidate_id),
                         round=round_name,
                         teacher_probability=probabilities.get(candidate.candidate_id),
                         stratum=stratum,
@@ -105,19 +109,17 @@ def refuse_reserved(items: Sequence[RoundItem], reserved: frozenset[str], origin
 
 
 def choose_controls(gold: Sequence[dict], params: JudgementsParams, round_name: str) -> list[list[dict]]:
-    """Gold items for each batch: a third of them contradictions (so a control score measures the
-    judgement that matters, though gold dev has few), the rest the other items; each list is
-    dealt cyclically from its own seeded shuffle, so batches share items only when it runs out."""
+    """Gold items for each batch, contradictions and the other items as many as
+    :func:`scicon.annotation.controls.control_counts` gives; each list is dealt cyclically from
+    its own seeded shuffle, so batches share items only when it runs out."""
     rng = np.random.default_rng(derive_seed(params.seed, round_name, "controls"))
     rows = sorted(gold, key=lambda row: row["id"])
     groups = [
-        [r for r in rows if r["gold"] == "contradiction"],
-        [r for r in rows if r["gold"] != "contradiction"],
+        [r for r in rows if r["gold"] == CONTRADICTION],
+        [r for r in rows if r["gold"] != CONTRADICTION],
     ]
     groups = [[group[i] for i in rng.permutation(len(group))] for group in groups]
-    wanted = params.controls_per_batch
-    shares = [min(len(groups[0]), -(-wanted // 3))]
-    shares.append(min(len(groups[1]), wanted - shares[0]))
+    shares = control_counts(params.controls_per_batch, len(groups[0]), len(groups[1]))
     return [
         [
             group[(batch * share + k) % len(group)]
@@ -140,7 +142,7 @@ def assign(
         item.model_copy(update={"readers": params.readers}) if item.item_id in multi else item
         for item in items
     ]
-    batches: dict[str, list[str]] = {f"annotator-{n + 1}": [] for n in range(params.annotators)}
+    batches: dict[str, list[str]] = {name: [] for name in annotator_names(params.annotators)}
     names = list(batches)
     turn = 0
     for item in order:
@@ -152,7 +154,7 @@ def assign(
     for name, rows in zip(names, choose_controls(gold, params, round_name), strict=True):
         for row in rows:
             control = ControlItem(
-                item_id=blinded_id(params.seed, round_name, f"control:{name}:{row['id']}"),
+                item_id=round_item_id(params.seed, round_name, f"control:{name}:{row['id']}"),
                 gold_id=row["id"],
                 gold=row["gold"],
                 garbled=int(row.get("garbled", 0)),
@@ -161,10 +163,7 @@ def assign(
             )
             controls.append(control)
             batches[name].append(control.item_id)
-    assignments = {}
-    for name, ids in batches.items():
-        keyed = {
-            i: hashlib.sha256(f"{params.seed}:{round_name}:{name}:{i}".encode()).hexdigest() for i in ids
-        }
-        assignments[name] = sorted(ids, key=keyed.__getitem__)
+    assignments = {
+        name: hashed_order(ids, str, params.seed, round_name, name) for name, ids in batches.items()
+    }
     return RoundSample(items=items, controls=controls, assignments=assignments, allocation={})

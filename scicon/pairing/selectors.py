@@ -11,15 +11,15 @@ them together.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, TfidfVectorizer
+from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.metrics.pairwise import cosine_similarity
 
 from scicon.errors import ParamsError
+from scicon.lexical import jaccard
 from scicon.records.corpus import Abstract, Role
 
 
@@ -81,15 +81,8 @@ class TfidfSelector:
         return selections
 
 
-_WORD = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
-
-
-def content_words(text: str) -> set[str]:
-    return {w for w in _WORD.findall(text.lower()) if w not in ENGLISH_STOP_WORDS}
-
-
 class OverlapSelector:
-    """Jaccard overlap of content words; needs no corpus statistics."""
+    """Jaccard overlap of content words (:mod:`scicon.lexical`); needs no corpus statistics."""
 
     name = "overlap"
 
@@ -100,12 +93,8 @@ class OverlapSelector:
         selections = []
         for request in requests:
             results = request.abstract.indices(Role.RESULTS)
-            conclusion = content_words(request.abstract.sentences[request.conclusion_index].text)
-            scores = []
-            for index in results:
-                words = content_words(request.abstract.sentences[index].text)
-                union = conclusion | words
-                scores.append(len(conclusion & words) / len(union) if union else 0.0)
+            conclusion = request.abstract.sentences[request.conclusion_index].text
+            scores = [jaccard(conclusion, request.abstract.sentences[index].text) for index in results]
             selections.append(_best(scores, results))
         return selections
 

@@ -9,18 +9,15 @@ from pydantic import Field, field_validator
 
 from scicon.assembly_context import AssemblyContext
 from scicon.params import Section
+from scicon.sampling import apportion
 from scicon.transformations import TRANSFORMATIONS
 from scicon.transformations.base import MutationRequest, Transformation
 
 
 def share_out(count: int, shares: Sequence[float]) -> list[int]:
-    """How many of ``count`` candidates each part proposes (shares sum to 1)."""
-    counts = [int(count * share) for share in shares]
-    # hand the remainder to the largest shares first, so counts add up to `count`
-    by_share = sorted(range(len(shares)), key=lambda i: -shares[i])
-    for i in by_share[: count - sum(counts)]:
-        counts[i] += 1
-    return counts
+    """How many of ``count`` candidates each part proposes, in the parts' order."""
+    counts = apportion(dict(enumerate(shares)), count)
+    return [counts[part] for part in range(len(shares))]
 
 
 class MixedTransformation:

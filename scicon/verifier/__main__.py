@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from scicon.audit.agreement import share_with_interval
+from scicon.annotation.intervals import share_with_interval
 from scicon.dataset.gate import judged_source
 from scicon.io import read_jsonl, write_json
 from scicon.naturalness import NaturalnessCheck

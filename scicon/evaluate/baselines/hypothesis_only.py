@@ -27,6 +27,7 @@ from pydantic import Field
 from scicon.evaluate.baselines import BASELINES, BaselineUnavailable
 from scicon.params import Section
 from scicon.records.benchmark import BenchmarkPair
+from scicon.textdiff import normalised_sentence
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +38,7 @@ class HypothesisOnlySettings(Section):
 
 def fold_group(pair: BenchmarkPair) -> str:
     """The benchmark's group, or else the hypothesis itself (identical claims share a fold)."""
-    return pair.group if pair.group is not None else " ".join(pair.sentence2.lower().split())
+    return pair.group if pair.group is not None else normalised_sentence(pair.sentence2)
 
 
 def out_of_fold_scores(pairs: Sequence[BenchmarkPair], folds: int, seed: int) -> list[float]:

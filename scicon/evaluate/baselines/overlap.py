@@ -1,8 +1,6 @@
-"""Lexical overlap: Jaccard similarity of the two sentences' content words.
+"""Lexical overlap: Jaccard similarity of the two sentences' content words (:mod:`scicon.lexical`).
 
-Content words are the lower-cased word tokens that are not English stop words
-(scikit-learn's list, which also holds "not", "no", "never": negation does not count
-as overlap). Two sentences without content words score 0. The direction is not
+Two sentences without content words score 0. The direction is not
 fixed in advance: a mutated sentence shares most words with its original (SciCon's
 contradictions overlap more), while an unrelated claim shares few; the baseline is
 reported both ways.
@@ -10,25 +8,11 @@ reported both ways.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
-from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
-
 from scicon.evaluate.baselines import BASELINES
+from scicon.lexical import jaccard
 from scicon.records.benchmark import BenchmarkPair
-
-_WORD = re.compile(r"\w+")
-
-
-def content_words(text: str) -> frozenset[str]:
-    return frozenset(word for word in _WORD.findall(text.lower()) if word not in ENGLISH_STOP_WORDS)
-
-
-def jaccard(first: str, second: str) -> float:
-    a, b = content_words(first), content_words(second)
-    union = a | b
-    return len(a & b) / len(union) if union else 0.0
 
 
 def overlap_scores(pairs: Sequence[BenchmarkPair]) -> list[float]:

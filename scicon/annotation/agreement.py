@@ -1,4 +1,4 @@
-"""Agreement statistics of an annotation panel: intervals, majority vote, Fleiss' κ and Gwet's AC1.
+"""Agreement of an annotation panel: Fleiss' κ, Gwet's AC1, unanimity and the majority vote.
 
 Ratings are given as a count table: one row per item, one column per category, each cell
 the number of raters who put the item in that category (statsmodels' layout, see
@@ -14,11 +14,6 @@ raters skipped items.
   agreement over items with at least two ratings, chance agreement from the mean
   per-item category shares. It is checked in the tests against the handbook's worked
   example.
-- **Wilson intervals** are statsmodels' ``proportion_confint(method="wilson")``.
-- **Bootstrap intervals** resample items, not single judgments, because one item's
-  judgments are not independent of each other; resampling happens within strata when
-  the sample was stratified. scipy's ``bootstrap`` has no stratified resampling, so this
-  is a seeded numpy percentile bootstrap.
 """
 
 from __future__ import annotations
@@ -28,7 +23,6 @@ from collections.abc import Sequence
 
 import numpy as np
 from statsmodels.stats.inter_rater import fleiss_kappa as _statsmodels_fleiss_kappa
-from statsmodels.stats.proportion import proportion_confint
 
 
 def _finite(value: float) -> float | None:
@@ -91,61 +85,3 @@ def majority(votes: Sequence[int]) -> int | None:
     if ones == zeros:
         return None
     return 1 if ones > zeros else 0
-
-
-def wilson_interval(successes: int, trials: int, level: float) -> tuple[float, float] | None:
-    if trials == 0:
-        return None
-    low, high = proportion_confint(successes, trials, alpha=1 - level, method="wilson")
-    return float(low), float(high)
-
-
-def share_with_interval(hits: int, total: int, level: float) -> dict:
-    """``hits`` of ``total`` as a report entry: the counts, the share and its Wilson interval
-    (share and interval None when there is nothing to count), rounded to four places."""
-    interval = wilson_interval(hits, total, level)
-    return {
-        "hits": hits,
-        "of": total,
-        "share": round(hits / total, 4) if total else None,
-        "interval": [round(bound, 4) for bound in interval] if interval else None,
-    }
-
-
-def bootstrap_ratio_interval(
-    numerators: Sequence[float],
-    denominators: Sequence[float],
-    *,
-    resamples: int,
-    level: float,
-    seed: int,
-    weights: Sequence[float] | None = None,
-    strata: Sequence[str] | None = None,
-) -> tuple[float, float] | None:
-    """Percentile interval of Σ w·numerator / Σ w·denominator, resampling items (within strata).
-
-    Per item: numerator = agreeing judgments, denominator = judgments (or 1/0 for a
-    majority-vote hit). None with fewer than two items that have a denominator.
-    """
-    num = np.asarray(numerators, dtype=float)
-    den = np.asarray(denominators, dtype=float)
-    w = np.ones_like(num) if weights is None else np.asarray(weights, dtype=float)
-    keep = den > 0
-    if keep.sum() < 2:
-        return None
-    num, den, w = num[keep] * w[keep], den[keep] * w[keep], w[keep]
-    groups = np.zeros(len(num), dtype=int)
-    if strata is not None:
-        _, groups = np.unique(np.asarray(strata, dtype=object)[keep].astype(str), return_inverse=True)
-    rng = np.random.default_rng(seed)
-    num_total = np.zeros(resamples)
-    den_total = np.zeros(resamples)
-    for group in np.unique(groups):
-        members = np.flatnonzero(groups == group)
-        draws = members[rng.integers(0, len(members), size=(resamples, len(members)))]
-        num_total += num[draws].sum(axis=1)
-        den_total += den[draws].sum(axis=1)
-    ratios = num_total[den_total > 0] / den_total[den_total > 0]
-    alpha = 1 - level
-    low, high = np.quantile(ratios, [alpha / 2, 1 - alpha / 2])
-    return float(low), float(high)
