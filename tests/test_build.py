@@ -491,6 +491,39 @@ def test_the_blind_read_counts_the_accepted_pairs_it_covers(sources, tmp_path, m
     assert sum(figures["by_split"].values()) == 3
 
 
+def test_the_blind_read_measures_every_generated_source_and_operator(sources, tmp_path, monkeypatch):
+    from scicon.dataset.quality import blind_read_figures, card_with_measures
+
+    build = assemble_scicon(sources, params())
+    rules = [e for e in build.dataset.examples if e.generator == "rules_cross" and e.label == 1]
+    control = next(e for e in build.dataset.examples if e.generator == "rules_cross" and e.label == 0)
+    evonli = _accepted(build)[0]
+    assert len(rules) >= 2
+    monkeypatch.chdir(tmp_path)
+    _write_read_back(
+        [
+            _read_back_row(1, rules[0], contradicts=True, garbled=1),
+            _read_back_row(2, rules[1], contradicts=False, garbled=0),
+            _read_back_row(3, evonli, contradicts=True, garbled=0),
+            _read_back_row(4, control, contradicts=True, garbled=0),  # label 0: measured nowhere
+        ]
+    )
+    figures = blind_read_figures(build.dataset.examples, "judgements/held_out/read.jsonl")
+    rules_read = figures["by_source"]["rules_cross"]
+    assert rules_read["in_build"] == len(rules) and rules_read["read"] == 2
+    assert (rules_read["truly_contradict"]["hits"], rules_read["garbled"]["hits"]) == (1, 1)
+    assert figures["by_source"]["evonli"]["read"] == 1 and figures["read"] == 1
+    operators = {name: f["read"] for name, f in figures["by_operator"].items()}
+    assert sum(operators.values()) == 3
+    assert sum(count for name, count in operators.items() if name.startswith("rules_cross: ")) == 2
+    assert figures["garbled_share"]["of"] == 1
+    card = card_with_measures(
+        "# card\n\n## Known limitations\n\n- one\n",
+        {"judge": {"status": "not_measured", "reason": "none"}, "blind_read": figures, "mutation_types": {}},
+    )
+    assert "| rules_cross | " + str(len(rules)) + " | 2 | 1 of 2, 0.500" in card
+
+
 def test_a_malformed_read_back_stops_naming_file_and_line(sources, tmp_path, monkeypatch):
     from scicon.dataset.quality import blind_read_figures
 

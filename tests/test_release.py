@@ -247,3 +247,23 @@ def test_the_documented_release_runs_as_written(tmp_path, scicon_cache):
     consumer = tmp_path / "consumer"
     assert file_digests(consumer, ("scicon", "judge")) == renamed(released, names)
     assert file_digests(consumer, ("scicon-latest",)) == renamed(released, {"data/scicon": "scicon-latest"})
+
+
+def test_the_release_carries_the_verifier_the_gate_read_and_not_an_untrained_one(tmp_path):
+    from scicon.classifier_folder import write_untrained
+    from scicon.release.cut import default_released
+
+    params = tmp_path / "params.yaml"
+    params.write_text(
+        yaml.safe_dump(
+            {"evolve": {"settings": {"goal": {"classifier": {"model": "models/judge"}}}},
+             "build": {"verifier": "models/verifier"}}
+        )
+    )
+    write_untrained(tmp_path / "models" / "verifier", "verifier.train is false")
+    assert [item.name for item in default_released(params)] == ["scicon", "judge"]
+    shutil.rmtree(tmp_path / "models" / "verifier")
+    (tmp_path / "models" / "verifier").mkdir()
+    (tmp_path / "models" / "verifier" / "config.json").write_text("{}")
+    released = default_released(params)
+    assert [(item.path, item.name) for item in released][-1] == ("models/verifier", "verifier")

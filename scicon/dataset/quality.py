@@ -25,6 +25,7 @@ from pydantic import Field, field_validator
 
 from scicon.audit.agreement import share_with_interval
 from scicon.dataset.assemble import SciconBuild
+from scicon.dataset.card import _table
 from scicon.dataset.build import normalise
 from scicon.dataset.params import BuildSource
 from scicon.dataset.sources import GENERATORS
@@ -99,40 +100,72 @@ def _pair_key(sentence1: str, sentence2: str) -> frozenset[str]:
     return frozenset((normalise(sentence1), normalise(sentence2)))
 
 
+# The generators whose label-1 rows are generated contradictions, the ones a blind read measures.
+GENERATED = (EVONLI, GENERATORS[BuildSource.RULES_CROSS], GENERATORS[BuildSource.RULES_SELF])
+
+
 def blind_read_figures(examples: Sequence[Example], read_back: str | None) -> dict:
-    """Of the contradictions EvoNLI accepted, those the read-back covers: how many truly contradict
-    (the annotators' majority), negations and other edits apart, by split, and how many read as
-    machine-edited. Pairs of the read-back the build lacks count nowhere."""
+    """Of the generated contradictions (EvoNLI's and the rules'), those the read-back covers: how
+    many truly contradict (the annotators' majority) and how many read as machine-edited, per
+    generator and per operator; EvoNLI's at the top, negations and other edits apart, by split.
+    Pairs of the read-back the build lacks count nowhere."""
     if not read_back:
         return not_measured("card.blind_read is null: no blind read of the accepted pairs")
     path = Path(read_back)
     if not path.is_file():
         raise InputNotFoundError(f"card.blind_read: {path}: read-back not found")
     readings = {_pair_key(pair.sentence1, pair.sentence2): pair for pair in load_gold(path, None)}
-    accepted = [example for example in examples if example.generator == EVONLI and example.label == 1]
+    generated = [example for example in examples if example.generator in GENERATED and example.label == 1]
     covered = [
         (example, readings[key])
-        for example in accepted
+        for example in generated
         if (key := _pair_key(example.sentence1, example.sentence2)) in readings
     ]
 
     def truly(members: list) -> dict:
         return share_with_interval(sum(read.label for _, read in members), len(members), LEVEL)
 
+    def garbled(members: list) -> dict:
+        return share_with_interval(sum(read.facet("garbled") == "1" for _, read in members), len(members), LEVEL)
+
+    def figures(rows: list[Example], members: list) -> dict:
+        return {"in_build": len(rows), "read": len(members), "truly_contradict": truly(members),
+                "garbled": garbled(members)}
+
+    evonli = [item for item in covered if item[0].generator == EVONLI]
     splits: dict[str, int] = {}
-    for example, _ in covered:
+    for example, _ in evonli:
         splits[example.split] = splits.get(example.split, 0) + 1
+    groups: dict[str, dict[str, tuple[list, list]]] = {"by_source": {}, "by_operator": {}}
+    for example in generated:
+        for level, name in (("by_source", example.generator), ("by_operator", _operator_name(example))):
+            groups[level].setdefault(name, ([], []))[0].append(example)
+    for item in covered:
+        for level, name in (("by_source", item[0].generator), ("by_operator", _operator_name(item[0]))):
+            groups[level][name][1].append(item)
     return {
         "status": "read",
         "file": str(path),
-        "accepted": len(accepted),
-        "read": len(covered),
+        "accepted": sum(example.generator == EVONLI for example in generated),
+        "read": len(evonli),
         "by_split": dict(sorted(splits.items())),
-        "truly_contradict": truly(covered),
-        "not_negations": truly([item for item in covered if item[0].mutation_type != NEGATION_POLARITY]),
-        "negations": truly([item for item in covered if item[0].mutation_type == NEGATION_POLARITY]),
-        "garbled": sum(read.facet("garbled") == "1" for _, read in covered),
+        "truly_contradict": truly(evonli),
+        "not_negations": truly([item for item in evonli if item[0].mutation_type != NEGATION_POLARITY]),
+        "negations": truly([item for item in evonli if item[0].mutation_type == NEGATION_POLARITY]),
+        "garbled": sum(read.facet("garbled") == "1" for _, read in evonli),
+        "garbled_share": garbled(evonli),
+        **{
+            level: {name: figures(*members) for name, members in sorted(named.items())}
+            for level, named in groups.items()
+        },
     }
+
+
+def _operator_name(example: Example) -> str:
+    """EvoNLI's rows by mutation type (its operators are recipes), the rules' by operator."""
+    if example.generator == EVONLI:
+        return f"{EVONLI}: {example.mutation_type or 'other'}"
+    return f"{example.generator}: {example.operator or '-'}"
 
 
 def _interval(low: float | None, high: float | None) -> str:
@@ -180,13 +213,26 @@ def _blind_read_text(read: dict) -> str:
     if read.get("status") != "read":
         return f"No blind read of the accepted contradictions: {read['reason']}."
     splits = ", ".join(f"{split} {count}" for split, count in read["by_split"].items()) or "none"
-    return (
+    text = (
         f"Annotators who did not know how a pair was made ({ANNOTATORS}, their batches with hidden "
         f"gold controls) read {read['read']} of the "
         f"{read['accepted']} contradictions EvoNLI accepted (splits: {splits}; `{read['file']}`): "
         f"**{_share(read['truly_contradict'])}** truly contradict sentence1 (Wilson 95% interval); "
         f"{_share(read['not_negations'])} of those that are not negations and "
         f"{_share(read['negations'])} of the negations; {read['garbled']} read as machine-edited."
+    )
+    if "by_source" not in read:
+        return text
+    rows = [
+        (name, figures["in_build"], figures["read"], _share(figures["truly_contradict"]), _share(figures["garbled"]))
+        for level in ("by_source", "by_operator")
+        for name, figures in read[level].items()
+    ]
+    return (
+        text
+        + " Every generated contradiction of this build that the read covers, per source and then per "
+        "operator (EvoNLI's by mutation type), with Wilson 95% intervals:\n\n"
+        + _table(("source or operator", "in the build", "read", "truly contradict", "read as machine-edited"), rows)
     )
 
 

@@ -6,6 +6,7 @@ import logging
 from collections.abc import Sequence
 from pathlib import Path
 
+from scicon.classifier_folder import untrained_reason
 from scicon.params import lookup, read_params_file
 from scicon.release.pointers import RELEASE_PROJECT, Released, write_pointers
 from scicon.release.remote import check_writable, find_remote, push, relative_to
@@ -27,13 +28,25 @@ DATASET = "data/scicon"  # the build stage's folder: the splits and the dataset 
 JUDGE_KEY = "evolve.settings.goal.classifier.model"
 
 
+# the verifier the build's gate read (models/verifier in the real-abstracts recipe): released so
+# that the recipe pulls it instead of training it again
+VERIFIER_KEY = "build.verifier"
+
+
 def default_released(params_file: Path) -> list[Released]:
-    judge = lookup(read_params_file(params_file), JUDGE_KEY)
+    """The dataset, the judge EvoNLI searched against and, when the gate read a trained one, the
+    verifier."""
+    params = read_params_file(params_file)
+    judge = lookup(params, JUDGE_KEY)
     if not judge:
         raise ReleaseError(
             f"{params_file}: {JUDGE_KEY} names no judge folder; give the outputs with --output"
         )
-    return [Released(DATASET, "scicon"), Released(str(judge), "judge")]
+    released = [Released(DATASET, "scicon"), Released(str(judge), "judge")]
+    verifier = lookup(params, VERIFIER_KEY)
+    if verifier and (params_file.parent / verifier).is_dir() and untrained_reason(params_file.parent / verifier) is None:
+        released.append(Released(str(verifier), "verifier"))
+    return released
 
 
 def cut_release(
