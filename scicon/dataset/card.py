@@ -478,7 +478,7 @@ def _gate(metrics: dict) -> str | None:
     )
 
 
-def _typemarkdown_table(metrics: dict) -> str:
+def _type_table(metrics: dict) -> str:
     rows = []
     for generator, distribution in metrics["mutation_types"].items():
         for kind in MUTATION_TYPES:
@@ -524,7 +524,7 @@ def render_card(
         *filter(None, [_gate(metrics)]),
         _REMOVED.format(**removed),
         _TYPES,
-        _typemarkdown_table(metrics),
+        _type_table(metrics),
         _licences(examples),
         "## Known limitations",
         _BASELINE.format(auc=baseline) if baseline is not None else _NO_BASELINE,

@@ -26,6 +26,7 @@ from pydantic import Field, field_validator
 from scicon.annotation.intervals import share_with_interval
 from scicon.dataset.assemble import SciconBuild
 from scicon.dataset.card import markdown_table
+from scicon.dataset.gate import pair_key
 from scicon.dataset.params import BuildSource
 from scicon.dataset.sources import GENERATORS
 from scicon.dataset.taxonomy import NEGATION_POLARITY
@@ -34,7 +35,6 @@ from scicon.params import Section
 from scicon.readers.gold import load_gold
 from scicon.readers.sets import GoldSpec
 from scicon.records.dataset import Example
-from scicon.textdiff import normalised_sentence
 
 EVONLI = GENERATORS[BuildSource.EVONLI]
 # The folder of blind reads the build stage depends on (dvc.yaml): a read-back elsewhere would go
@@ -95,10 +95,6 @@ def judge_gold_figures(
     return {"judge": str(judge), **figures}
 
 
-def _pair_key(sentence1: str, sentence2: str) -> frozenset[str]:
-    return frozenset((normalised_sentence(sentence1), normalised_sentence(sentence2)))
-
-
 # The generators whose label-1 rows are generated contradictions, the ones a blind read measures.
 GENERATED = (EVONLI, GENERATORS[BuildSource.RULES_CROSS], GENERATORS[BuildSource.RULES_SELF])
 
@@ -114,13 +110,10 @@ def blind_read_figures(examples: Sequence[Example], read_back: str | None, level
     path = Path(read_back)
     if not path.is_file():
         raise InputNotFoundError(f"card.blind_read: {path}: read-back not found")
-    readings = {_pair_key(pair.sentence1, pair.sentence2): pair for pair in load_gold(path, None)}
+    readings = {pair_key(pair.sentence1, pair.sentence2): pair for pair in load_gold(path, None)}
     generated = [example for example in examples if example.generator in GENERATED and example.label == 1]
-    covered = [
-        (example, readings[key])
-        for example in generated
-        if (key := _pair_key(example.sentence1, example.sentence2)) in readings
-    ]
+    # every generated contradiction with its reading (None: the read does not cover it)
+    rows = [(example, readings.get(pair_key(example.sentence1, example.sentence2))) for example in generated]
 
     def truly(members: list) -> dict:
         return share_with_interval(sum(read.label for _, read in members), len(members), level)
@@ -130,25 +123,23 @@ def blind_read_figures(examples: Sequence[Example], read_back: str | None, level
             sum(read.facet("garbled") == "1" for _, read in members), len(members), level
         )
 
-    def figures(rows: list[Example], members: list) -> dict:
+    def figures(members: list) -> dict:
+        read = [item for item in members if item[1] is not None]
         return {
-            "in_build": len(rows),
-            "read": len(members),
-            "truly_contradict": truly(members),
-            "garbled": garbled(members),
+            "in_build": len(members),
+            "read": len(read),
+            "truly_contradict": truly(read),
+            "garbled": garbled(read),
         }
 
-    evonli = [item for item in covered if item[0].generator == EVONLI]
+    evonli = [item for item in rows if item[0].generator == EVONLI and item[1] is not None]
     splits: dict[str, int] = {}
     for example, _ in evonli:
         splits[example.split] = splits.get(example.split, 0) + 1
-    groups: dict[str, dict[str, tuple[list, list]]] = {"by_source": {}, "by_operator": {}}
-    for example in generated:
-        for grouping, name in (("by_source", example.generator), ("by_operator", _operator_name(example))):
-            groups[grouping].setdefault(name, ([], []))[0].append(example)
-    for item in covered:
+    groups: dict[str, dict[str, list]] = {"by_source": {}, "by_operator": {}}
+    for item in rows:
         for grouping, name in (("by_source", item[0].generator), ("by_operator", _operator_name(item[0]))):
-            groups[grouping][name][1].append(item)
+            groups[grouping].setdefault(name, []).append(item)
     return {
         "status": "read",
         "file": str(path),
@@ -161,7 +152,7 @@ def blind_read_figures(examples: Sequence[Example], read_back: str | None, level
         "garbled": sum(read.facet("garbled") == "1" for _, read in evonli),
         "garbled_share": garbled(evonli),
         **{
-            grouping: {name: figures(*members) for name, members in sorted(named.items())}
+            grouping: {name: figures(members) for name, members in sorted(named.items())}
             for grouping, named in groups.items()
         },
     }

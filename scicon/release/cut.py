@@ -44,11 +44,8 @@ def default_released(params_file: Path) -> list[Released]:
         )
     released = [Released(DATASET, "scicon"), Released(str(judge), "judge")]
     verifier = lookup(params, VERIFIER_KEY)
-    if (
-        verifier
-        and (params_file.parent / verifier).is_dir()
-        and untrained_reason(params_file.parent / verifier) is None
-    ):
+    folder = params_file.parent / verifier if verifier else None
+    if folder is not None and folder.is_dir() and untrained_reason(folder) is None:
         released.append(Released(str(verifier), "verifier"))
     return released
 
