@@ -15,7 +15,7 @@ from scicon.records.base import TargetLabel
 from scicon.records.corpus import Role
 from scicon.records.pairs import Pair, PairKind
 from scicon.sampling import apportion
-from scicon.search.evolutionary import rejected_edits
+from scicon.search.base import rejected_edits
 from tests.evolve_helpers import assemble, evolve_params
 from tests.scripted_backend import ScriptedBackend
 

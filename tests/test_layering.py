@@ -288,3 +288,44 @@ def test_a_planted_unexplained_deferred_import_is_found(tmp_path):
         "perf/timing.py:2: from scicon.io import write_json",
         "scicon/judge.py:3: from scicon.errors import ParamsError",
     ]
+
+
+# Modules of a package every module may import: its registry and what its components share.
+SHARED_MODULES = ("__init__", "base")
+
+
+def sibling_imports(package: str, root: Path = ROOT) -> list[str]:
+    """Imports of one component module of ``package`` by another: what two components share
+    belongs in the package's shared modules, so a new component is its module alone."""
+    shared = {package, *(f"{package}.{name}" for name in SHARED_MODULES)}
+    return [
+        str(found)
+        for found in project_imports(root)
+        if found.importer.startswith(f"{package}.")
+        and found.importer not in shared
+        and found.imported.startswith(f"{package}.")
+        and found.imported not in shared
+    ]
+
+
+def test_a_search_imports_no_other_search():
+    found = sibling_imports("scicon.search")
+    assert not found, "searches that import another (share it through scicon/search/base.py):\n" + "\n".join(
+        found
+    )
+
+
+def test_a_planted_sibling_import_is_found(tmp_path):
+    (tmp_path / "scicon" / "search").mkdir(parents=True)
+    files = {
+        "scicon/__init__.py": "",
+        "scicon/search/__init__.py": "from scicon.search.base import Factory\n",
+        "scicon/search/base.py": "",
+        "scicon/search/evolutionary.py": "from scicon.search.base import Parts\n",
+        "scicon/search/direct.py": "from scicon.search.evolutionary import rejected_edits\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    assert sibling_imports("scicon.search", tmp_path) == [
+        "scicon/search/direct.py:1: scicon.search.direct imports scicon.search.evolutionary"
+    ]

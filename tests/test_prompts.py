@@ -55,7 +55,7 @@ def test_copies_are_read_and_left_to_the_edit_constraints(output):
     from scicon.constraints.edits import Changed, NotSentence1
     from scicon.records.corpus import Role
     from scicon.records.pairs import Pair, PairKind
-    from scicon.search.evolutionary import rejected_edits
+    from scicon.search.base import rejected_edits
 
     pair = Pair(
         pair_id="P-rc-0-1", pmid="P", kind=PairKind.RESULT_CONCLUSION, sentence1=SENTENCE1,

@@ -11,7 +11,7 @@ from scicon.goal.base import TargetConfidence
 from scicon.records.base import TargetLabel
 from scicon.records.corpus import Role
 from scicon.records.pairs import Pair, PairKind
-from scicon.search.base import SearchSettings
+from scicon.search.base import CandidateChecks, SearchSettings
 from scicon.search.direct import DirectPromptSearch
 from scicon.search.evolutionary import EvolutionarySearch
 from scicon.transformations.base import MutationRequest
@@ -74,7 +74,9 @@ class Rewrites:
 def search(scores, rewrites, constraints=(), target=TargetLabel.CONTRADICTION, **settings):
     goal = TargetConfidence(scores, target, threshold=0.4)
     sizes = {"population_size": 4, "candidates_per_mutation": 5, "max_iterations": 4} | settings  # Table 6
-    return EvolutionarySearch(goal, list(constraints), rewrites, SearchSettings(**sizes))
+    return EvolutionarySearch(
+        CandidateChecks(goal, constraints=constraints), rewrites, SearchSettings(**sizes)
+    )
 
 
 def test_stops_as_soon_as_the_initial_population_reaches_the_target():
@@ -185,10 +187,10 @@ def test_seeds_differ_per_member_and_iteration_but_not_between_runs():
 def test_direct_prompt_takes_one_rewrite_without_filters():
     rewrites = Rewrites(lambda it, m, r: ["Velanoxet increased bleeding."])
     goal = TargetConfidence(Scores({"Velanoxet increased bleeding.": 0.2}), TargetLabel.CONTRADICTION, 0.4)
-    outcome = DirectPromptSearch(goal, rewrites).run(PAIR, seed=3)
+    outcome = DirectPromptSearch(CandidateChecks(goal), rewrites).run(PAIR, seed=3)
     assert outcome.status == "succeeded"  # no goal check: the rewrite is taken as it is
     assert outcome.accepted.confidence == 0.2 and outcome.accepted.similarity is None
-    failed = DirectPromptSearch(goal, Rewrites(lambda it, m, r: [None])).run(PAIR, seed=3)
+    failed = DirectPromptSearch(CandidateChecks(goal), Rewrites(lambda it, m, r: [None])).run(PAIR, seed=3)
     assert (
         failed.status == "failed"
         and failed.generations[0].members[0].candidates[0].rejected_by == "no_mutation"

@@ -26,7 +26,7 @@ from scicon.goal.base import TargetConfidence
 from scicon.records.base import TargetLabel
 from scicon.registry import Entry, Registry
 from scicon.search import SEARCHES
-from scicon.search.base import Search, SearchParts, SearchSettings
+from scicon.search.base import CandidateChecks, Search, SearchParts, SearchSettings
 from scicon.transformations import TRANSFORMATIONS
 
 OFF = "off"
@@ -145,6 +145,6 @@ def build_searches(params: EvolveParams, context: AssemblyContext) -> dict[Targe
     searches = {}
     for target in params.targets:
         goal = TargetConfidence(scorer, target, context.threshold("target", "evolve.goal"))
-        parts = SearchParts(goal, edits, constraints, transformation, sizes)
+        parts = SearchParts(CandidateChecks(goal, edits, constraints), transformation, sizes)
         searches[target] = search.factory(context.component_settings("search", params.search, search), parts)
     return searches

@@ -8,16 +8,11 @@ and recorded, which shows how often a single prompt would have met the goal.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from scicon.constraints.base import Constraint
-from scicon.goal.base import TargetConfidence
 from scicon.records.corpus import Abstract
-from scicon.records.evolve import CandidateTrace, GenerationTrace, MemberTrace, SearchStatus
+from scicon.records.evolve import GenerationTrace, MemberTrace, SearchStatus
 from scicon.records.pairs import Pair
 from scicon.search import SEARCHES
-from scicon.search.base import Accepted, SearchOutcome, SearchParts
-from scicon.search.evolutionary import rejected_edits
+from scicon.search.base import NO_TARGET_ANSWER, Accepted, CandidateChecks, SearchOutcome, SearchParts
 from scicon.seeds import derive_seed
 from scicon.transformations.base import MutationRequest, Transformation
 
@@ -25,34 +20,28 @@ from scicon.transformations.base import MutationRequest, Transformation
 class DirectPromptSearch:
     name = "direct_prompt"
 
-    def __init__(
-        self, goal: TargetConfidence, transformation: Transformation, edits: Sequence[Constraint] = ()
-    ):
-        self.goal = goal
+    def __init__(self, checks: CandidateChecks, transformation: Transformation):
+        # no filters: the edit constraints and the teacher's confidence alone
+        self.checks = checks.without_constraints()
         self.transformation = transformation
-        self.edits = list(edits)
 
     def run(self, pair: Pair, seed: int, context: Abstract | None = None) -> SearchOutcome:
         request = MutationRequest(
             sentence1=pair.sentence1,
             sentence2=pair.sentence2,
             original=pair.sentence2,
-            target=self.goal.label,
+            target=self.checks.goal.label,
             seed=derive_seed(seed, 0, 0),
             count=1,
             context=context,
         )
         ((text,),) = self.transformation.propose([request])
-        (not_an_edit,) = rejected_edits(self.edits, pair, pair.sentence2, [text])
-        if text is None:
-            candidate, winner, accepted = CandidateTrace(text=None, rejected_by="no_mutation"), None, None
-        elif not_an_edit is not None:
-            candidate, winner, accepted = CandidateTrace(text=text, rejected_by=not_an_edit), None, None
-        else:
-            (confidence,) = self.goal.confidences([(pair.sentence1, text)], pair.sentence2)
-            # taken as the target label whatever the teacher says; its confidence is only recorded
-            candidate, winner = CandidateTrace(text=text, confidence=confidence), 0
-            accepted = Accepted(text, confidence, None, None, 0)
+        ((candidate,),) = self.checks.check(pair, [(pair.sentence2, [text])])
+        winner, accepted = None, None
+        if candidate.rejected_by in (None, NO_TARGET_ANSWER):
+            # taken as the target label whatever the teacher says, no answer included
+            candidate, winner = candidate.model_copy(update={"rejected_by": None}), 0
+            accepted = Accepted(candidate.text, candidate.confidence, None, None, 0)
         member = MemberTrace(parent=pair.sentence2, candidates=(candidate,), winner=winner)
         generation = GenerationTrace(
             iteration=0,
@@ -71,4 +60,4 @@ class DirectPromptSearch:
     description="one rewrite per pair, no search and no filters (paper Table 2)",
 )
 def direct_prompt(settings: None, parts: SearchParts) -> DirectPromptSearch:
-    return DirectPromptSearch(parts.goal, parts.transformation, parts.edits)
+    return DirectPromptSearch(parts.checks, parts.transformation)
