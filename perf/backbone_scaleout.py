@@ -48,6 +48,7 @@ from scicon.corpus.params import IngestParams
 from scicon.evolve import pipeline
 from scicon.evolve.params import EvolveParams
 from scicon.evolve.recipes import PAPER
+from scicon.fitted.filter_models import FilterModels
 from scicon.io import read_jsonl, write_json
 from scicon.pairing import build_pairs, make_cheap_selector
 from scicon.pairing.params import PairsParams
@@ -101,7 +102,7 @@ def run_evolve(pairs, abstracts, backbone_params, evolve_params, folder: Path) -
     started = time.process_time()
     output = pipeline.run_evolve(
         pairs, list(abstracts.values()), evolve_params, load_thresholds(PARAMS), backbone_params,
-        journal=folder / "trace.jsonl",
+        journal=folder / "trace.jsonl", filter_models=load_section(PARAMS, "filter_models", FilterModels),
     )  # fmt: skip
     metrics = output.metrics
     metrics["client_cpu_seconds"] = round(time.process_time() - started, 2)

@@ -1,6 +1,6 @@
 """How well the fitted filters mean what the paper means, measured on real data.
 
-Same topic (``evolve.settings.similarity.embedding.topic_model``, threshold ``sim``), fitted on the
+Same topic (``filter_models.topic_model``, threshold ``sim``), fitted on the
 corpus:
 
 * held-out calibration quality (ROC-AUC, Brier, log loss, ECE) and what ``sim`` passes
@@ -11,7 +11,7 @@ corpus:
 * meta-text (``perf/meta_texts.txt``: the examples of issue 14 and lines of real
   SmolLM2 answers) scored against sentence1 of those pairs: how many pass ``sim``.
 
-Claim (``evolve.settings.claim.trained``, threshold ``claim``):
+Claim (``filter_models.claim_model``, threshold ``claim``):
 
 * held-out quality against the training labels, and the pass rate of each role at
   ``claim`` (original CONCLUSIONS sentences above all);
@@ -28,8 +28,8 @@ Fitted models are cached (``$SCICON_CACHE_DIR/filters``), so a second run only s
         --roc-csv plots/filters/topic_roc.csv --json /tmp/filter_quality.json
     # another setting, e.g. isotonic calibration or embedding features:
     python -m perf.filter_quality --corpus ... \\
-        --set evolve.settings.similarity.embedding.topic_model.method=isotonic \\
-        --set evolve.settings.claim.trained.features=embedding
+        --set filter_models.topic_model.method=isotonic \\
+        --set filter_models.claim_model.features=embedding
 """
 
 from __future__ import annotations
@@ -104,9 +104,7 @@ def operating_points(curve: list[dict]) -> dict:
 
 
 def topic_report(abstracts: list[Abstract], params: dict, sim: float, roc_csv: Path | None) -> dict:
-    settings = TopicModelSettings.model_validate(
-        params["evolve"]["settings"]["similarity"]["embedding"]["topic_model"]
-    )
+    settings = TopicModelSettings.model_validate(params["filter_models"]["topic_model"])
     model = fit_topic_model(abstracts, settings)
     curve = model.roc_curve()
     if roc_csv is not None:
@@ -172,7 +170,7 @@ def topic_report(abstracts: list[Abstract], params: dict, sim: float, roc_csv: P
 def claim_report(
     abstracts: list[Abstract], params: dict, claim: float, test: Path | None, train: Path | None
 ) -> dict:
-    settings = ClaimModelSettings.model_validate(params["evolve"]["settings"]["claim"]["trained"])
+    settings = ClaimModelSettings.model_validate(params["filter_models"]["claim_model"])
     expert = read_labelled_claims(test) if test else None
     report = {}
     variants = {"roles": settings}

@@ -42,8 +42,7 @@ from scicon.find.params import FindParams
 from scicon.find.pipeline import caching_encoder, finder_claim_settings, finder_models, write_outputs
 from scicon.find.run import FindResult, find_contradictions
 from scicon.find.stance import Edge, clusters, stance_groups
-from scicon.fitted.claim_model import ClaimModelSettings
-from scicon.fitted.topic_model import TopicModelSettings
+from scicon.fitted.filter_models import FilterModels
 from scicon.io import read_json_objects, read_jsonl, write_json
 from scicon.params import load_section
 from scicon.readers.sets import GoldSpec
@@ -350,9 +349,9 @@ def main(argv: list[str] | None = None) -> None:
     level = load_section(args.params, "gold", GoldSpec).confidence_level  # every blind read's level
     if args.classifier:
         params = params.model_copy(update={"classifier": args.classifier})
-    topic = load_section(args.params, "evolve.settings.similarity.embedding.topic_model", TopicModelSettings)
-    evolve_claim = load_section(args.params, "evolve.settings.claim.trained", ClaimModelSettings)
-    claim_settings = finder_claim_settings(evolve_claim, params, args.params)
+    filters = load_section(args.params, "filter_models", FilterModels)
+    topic = filters.topic_model
+    claim_settings = finder_claim_settings(filters.claim_model, params, args.params)
     claims, truth = read_healthver(args.healthver)
     earlier = read_labels(args.reviewed)
     abstracts = list(read_jsonl(args.abstracts, Abstract))

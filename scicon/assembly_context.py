@@ -20,19 +20,36 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+
+from pydantic import Field
 
 from scicon.backbones import load_backbone
 from scicon.backbones.cache import CachedBackbone, CallCache
 from scicon.backbones.params import BackboneParams, merged_backbone_params
 from scicon.candidates import CandidateParams
 from scicon.errors import ParamsError
-from scicon.params import Thresholds
+from scicon.params import Section, Thresholds
 from scicon.records.corpus import Abstract
 from scicon.registry import Entry
 
 BackboneLoader = Callable[[BackboneParams], CachedBackbone]
+
+
+class PartFacts(Section):
+    """What a part states when it registers, beyond its settings model."""
+
+    reads: dict[str, str] = Field(
+        default_factory=dict,
+        description="settings filled from params outside the part's block, setting -> dotted key "
+        "(a section every stage that needs it declares, such as filter_models.topic_model)",
+    )
+
+
+def settings_read(facts: object) -> Mapping[str, str]:
+    """The settings a registration reads outside its block (:attr:`PartFacts.reads`)."""
+    return facts.reads if isinstance(facts, PartFacts) else {}
 
 
 def _default_loader(params: BackboneParams) -> CachedBackbone:

@@ -48,6 +48,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from scicon.assembly_context import settings_read
 from scicon.backbones import BACKENDS
 from scicon.constraints import CONSTRAINTS
 from scicon.evaluate.baselines import BASELINES
@@ -106,8 +107,11 @@ def registry_table(kind: str) -> str:
         settings = ""
         if entry.settings is not None:
             given = _settings_in_params(kind, entry.name) or {}
+            reads = settings_read(entry.facts)
             fields = [
-                f"`{field}`" + (f" = `{given[field]}`" if field in given else "")
+                f"`{field}`"
+                + (f" = `{given[field]}`" if field in given else "")
+                + (f" from `{reads[field]}`" if field in reads else "")
                 for field in entry.settings.model_fields
             ]
             settings = ", ".join(fields)

@@ -11,6 +11,7 @@ from scicon.backbones.params import BackboneParams
 from scicon.candidates import CandidateParams
 from scicon.evolve.params import EvolveParams
 from scicon.evolve.pipeline import run_evolve, with_teacher
+from scicon.fitted.filter_models import FilterModels
 from scicon.headline import write_report_and_headline
 from scicon.io import read_jsonl, write_json, write_jsonl
 from scicon.params import load_section, load_thresholds
@@ -31,6 +32,7 @@ def main(args) -> None:
         load_section(args.params, "backbone", BackboneParams),
         journal=Path(args.trace),
         candidates=load_section(args.params, "candidates", CandidateParams),
+        filter_models=load_section(args.params, "filter_models", FilterModels),
     )
     write_jsonl(args.accepted, output.accepted)
     write_json(args.success_plot, output.success_plot)

@@ -9,8 +9,7 @@ from pathlib import Path
 
 from scicon.find.params import FindParams
 from scicon.find.pipeline import finder_claim_settings, run_find, write_outputs
-from scicon.fitted.claim_model import ClaimModelSettings
-from scicon.fitted.topic_model import TopicModelSettings
+from scicon.fitted.filter_models import FilterModels
 from scicon.headline import write_report_and_headline
 from scicon.io import read_jsonl
 from scicon.params import load_section
@@ -21,12 +20,10 @@ from scicon.stage import add_metrics_arguments, run_stage, stage_parser
 def main(args) -> None:
     params = load_section(args.params, "find", FindParams)
     abstracts = list(read_jsonl(args.abstracts, Abstract))
-    # the same-topic model of EvoNLI's similarity filter: one calibration of "same topic" per project
-    topic = load_section(args.params, "evolve.settings.similarity.embedding.topic_model", TopicModelSettings)
-    # the claim model of EvoNLI's claim filter, with the finder's changes (find.claim_model)
-    evolve_claim = load_section(args.params, "evolve.settings.claim.trained", ClaimModelSettings)
-    claim = finder_claim_settings(evolve_claim, params, args.params)
-    result = run_find(params, topic, claim, abstracts, origin=args.abstracts)
+    # one calibration of "same topic" and of "claim" per project, shared with EvoNLI's filters
+    filters = load_section(args.params, "filter_models", FilterModels)
+    claim = finder_claim_settings(filters.claim_model, params, args.params)
+    result = run_find(params, filters.topic_model, claim, abstracts, origin=args.abstracts)
     write_outputs(result, params, Path(args.out), Path(args.page))
     write_report_and_headline("find", result.report, args.figures, args.metrics)
 

@@ -7,8 +7,9 @@ from collections.abc import Sequence
 from scicon.assembly_context import AssemblyContext
 from scicon.backbones.cache import CachedBackbone
 from scicon.candidates import CandidateParams
-from scicon.evolve.assembly import build_searches, validated_settings
+from scicon.evolve.assembly import build_searches, shared_settings, validated_settings
 from scicon.evolve.params import EvolveParams
+from scicon.fitted.filter_models import FilterModels
 from scicon.params import Thresholds
 from scicon.records.corpus import Abstract
 from tests.params_defaults import section, section_values
@@ -31,6 +32,11 @@ def evolve_params(settings: dict | None = None, **overrides) -> EvolveParams:
     return section("evolve", EvolveParams, settings=merged, **{**WITHOUT_CANDIDATE_CHECKS, **overrides})
 
 
+def shared() -> dict[str, object]:
+    """What the parts read outside their blocks: params.yaml's shared sections."""
+    return shared_settings(filter_models=section("filter_models", FilterModels))
+
+
 def assemble(
     params: EvolveParams,
     thresholds: Thresholds,
@@ -49,7 +55,7 @@ def assemble(
         backbone_params=section("backbone", _backbone_params()) if backend is not None else None,
         load_backbone=(lambda params: backbone) if backbone is not None else None,
         candidates=section("candidates", CandidateParams),
-        settings=validated_settings(params),
+        settings=validated_settings(params, shared()),
     )
     return build_searches(params, context), context
 

@@ -34,7 +34,7 @@ from scicon.records.corpus import Abstract, Role, Sentence
 from scicon.records.pairs import Pair, PairKind
 from scicon.transformations.base import MutationRequest
 from scicon.transformations.llm import LlmWordReplacement
-from tests.evolve_helpers import evolve_params
+from tests.evolve_helpers import evolve_params, shared
 from tests.params_defaults import section
 from tests.scripted_backend import ScriptedBackend
 
@@ -99,7 +99,7 @@ def evolve(pairs, backbone, journal, workers):
         max_words_changed=params.max_words_changed,
         backbone_params=section("backbone", BackboneParams),
         load_backbone=lambda params: backbone,
-        settings=validated_settings(params),
+        settings=validated_settings(params, shared()),
     )
     return run_searches(
         pairs, build_searches(params, context), journal=journal, config_digest="d1", recipe="test",

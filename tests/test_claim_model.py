@@ -19,11 +19,11 @@ from scicon.fitted.claim_examples import (
 from scicon.fitted.claim_model import ClaimModelSettings, fit_claim_model, training_examples
 from scicon.params import validate_section
 from scicon.records.corpus import Role
-from tests.params_defaults import component_values
+from tests.params_defaults import section_values
 
 
 def settings(**overrides) -> ClaimModelSettings:
-    return ClaimModelSettings.model_validate(component_values("claim", "trained") | overrides)
+    return ClaimModelSettings.model_validate(section_values("filter_models")["claim_model"] | overrides)
 
 
 @pytest.fixture(scope="module")
@@ -226,7 +226,7 @@ def test_max_sentences_keeps_whole_abstracts(demo_abstracts):
 
 
 def test_settings_reject_a_role_on_both_sides():
-    values = component_values("claim", "trained") | {
+    values = section_values("filter_models")["claim_model"] | {
         "claim_roles": ["CONCLUSIONS"],
         "non_claim_roles": ["CONCLUSIONS"],
     }

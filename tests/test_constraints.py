@@ -85,7 +85,7 @@ def test_the_registered_filters_are_calibrated_probabilities_and_report_their_qu
         params, Thresholds(sim=0.5, claim=0.1, target=0.4), ScriptedBackend(), abstracts
     )
     (search,) = searches.values()
-    similarity, claim = sorted(search.constraints, key=lambda c: c.kind, reverse=True)
+    similarity, claim = sorted(search.checks.constraints, key=lambda c: c.kind, reverse=True)
     assert (similarity.kind, claim.kind) == ("similarity", "claim")
     checks = [
         ConstraintCheck("Velanoxet increased major bleeding compared with warfarin.", RESULT, CONCLUSION),

@@ -218,16 +218,28 @@ def test_recipe_names_follow_the_paper_table():
     assert recipes_table().count("\n") == len(RECIPES) + 1
 
 
-def test_a_recipe_name_sets_the_five_parts_and_wins_over_their_keys():
+def test_a_recipe_name_fills_the_parts_left_null_and_a_part_it_contradicts_is_an_error():
     from scicon.evolve.recipes import BY_NAME, PARTS
     from scicon.params import validate_section
     from tests.params_defaults import section_values
 
     assert evolve_params().recipe is None and evolve_params().transformation == "rules"  # the demo's parts
-    params = evolve_params(recipe="no_claim_check")
+    unset = dict.fromkeys(PARTS)
+    params = evolve_params(recipe="no_claim_check", **unset)
     assert {part: getattr(params, part) for part in PARTS} == BY_NAME["no_claim_check"].parts()
     assert recipe_name(params) == "no_claim_check"
-    assert evolve_params(recipe="evonli", similarity="embedding").similarity == "llm"  # the recipe wins
+    agreeing = evolve_params(recipe="no_claim_check", **{**unset, "claim": "off", "search": "evolutionary"})
+    assert agreeing == params
+    with pytest.raises(
+        ParamsError, match=r"evolve.similarity: .*evolve.recipe 'evonli' sets evolve.similarity to 'llm'"
+    ):
+        validate_section(
+            EvolveParams,
+            {**section_values("evolve"), "recipe": "evonli", **unset, "similarity": "embedding"},
+            "evolve.",
+        )
+    with pytest.raises(ParamsError, match=r"evolve.transformation: .*evolve.recipe 'evonli' sets"):
+        validate_section(EvolveParams, {**section_values("evolve"), "recipe": "evonli"}, "evolve.")
     with pytest.raises(
         ParamsError, match=r"evolve.recipe: .*unknown recipe 'evonly' \(known: evonli, no_claim"
     ):
@@ -290,10 +302,11 @@ def test_rule_and_mixed_transformations_propose_deterministic_edits():
 def test_the_teacher_flag_chooses_the_goal_that_reads_a_classifier_folder():
     from scicon.evolve.assembly import validated_settings
     from scicon.evolve.pipeline import with_teacher
+    from tests.evolve_helpers import shared
 
     params = with_teacher(evolve_params(**PAPER_PARTS), "models/student")
     assert params.goal == "classifier"
-    goal = validated_settings(params)[("goal", "classifier")]
+    goal = validated_settings(params, shared())[("goal", "classifier")]
     assert goal.model == "models/student" and goal.contradiction_label == "contradiction"
 
 

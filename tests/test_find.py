@@ -38,7 +38,7 @@ from scicon.fitted.claim_model import ClaimModelSettings
 from scicon.fitted.topic_model import TopicModelSettings
 from scicon.readers.sets import GoldSpec
 from scicon.records.find import Claim, NotComparable, Stance, StanceGroupRecord
-from tests.params_defaults import component_values, section
+from tests.params_defaults import section, section_values
 from tests.tiny_models import save_tiny_bert
 
 ROOT = Path(__file__).parent.parent
@@ -367,12 +367,12 @@ def _params(**changes) -> FindParams:
 
 
 def _topic() -> TopicModelSettings:
-    return TopicModelSettings.model_validate(component_values("similarity", "embedding")["topic_model"])
+    return TopicModelSettings.model_validate(section_values("filter_models")["topic_model"])
 
 
 def _claim(params: FindParams) -> ClaimModelSettings:
     return finder_claim_settings(
-        ClaimModelSettings.model_validate(component_values("claim", "trained")), params
+        ClaimModelSettings.model_validate(section_values("filter_models")["claim_model"]), params
     )
 
 

@@ -15,13 +15,11 @@ from scicon.fitted.topic_model import (
     select_abstracts,
 )
 from scicon.records.corpus import Role
-from tests.params_defaults import component_values
+from tests.params_defaults import section_values
 
 
 def settings(**overrides) -> TopicModelSettings:
-    return TopicModelSettings.model_validate(
-        component_values("similarity", "embedding")["topic_model"] | overrides
-    )
+    return TopicModelSettings.model_validate(section_values("filter_models")["topic_model"] | overrides)
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,8 @@ slot is the params key that chooses it (``evolve.similarity``, ``evolve.claim``,
 ``evolve.edits``); its settings are ``evolve.settings.<slot>.<name>``.
 """
 
+from scicon.assembly_context import PartFacts
 from scicon.constraints.base import ConstraintFactory
 from scicon.registry import Registry
 
-CONSTRAINTS: Registry[ConstraintFactory] = Registry("constraint", package=__name__)
+CONSTRAINTS: Registry[ConstraintFactory] = Registry("constraint", package=__name__, facts=PartFacts)

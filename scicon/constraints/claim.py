@@ -26,6 +26,10 @@ class LlmClaimSettings(Section):
     backbone: dict | None = Field(description="overrides of the backbone section for this filter")
 
 
+class TrainedClaimSettings(Section):
+    model: ClaimModelSettings = Field(description="the claim classifier and its calibration")
+
+
 class LlmClaim(BackboneQuestion):
     kind = "claim"
     name = "llm"
@@ -62,11 +66,12 @@ class TrainedClaim(ThresholdConstraint):
 
 @CONSTRAINTS.register(
     "claim.trained",
-    settings=ClaimModelSettings,
+    settings=TrainedClaimSettings,
     description="a claim classifier learnt from the corpus' roles (or a labelled claim file), calibrated",
+    reads={"model": "filter_models.claim_model"},
 )
-def trained_claim(settings: ClaimModelSettings, context: AssemblyContext) -> TrainedClaim:
-    model = fit_claim_model(context.abstracts, settings)
+def trained_claim(settings: TrainedClaimSettings, context: AssemblyContext) -> TrainedClaim:
+    model = fit_claim_model(context.abstracts, settings.model)
     context.record_model("claim_model", model.key)  # digest of its training data, settings and code
     threshold = context.threshold("claim", "evolve.claim")
     context.record_report("claim", model.quality(threshold))

@@ -124,6 +124,7 @@ class EmbeddingSimilarity(ThresholdConstraint):
     "similarity.embedding",
     settings=EmbeddingSimilaritySettings,
     description="sentence-embedding cosine with the reference sentence",
+    reads={"topic_model": "filter_models.topic_model"},
 )
 def embedding_similarity(
     settings: EmbeddingSimilaritySettings, context: AssemblyContext

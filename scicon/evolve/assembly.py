@@ -17,12 +17,13 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel
 
-from scicon.assembly_context import AssemblyContext
+from scicon.assembly_context import AssemblyContext, settings_read
 from scicon.constraints import CONSTRAINTS
 from scicon.errors import ParamsError
 from scicon.evolve.params import EvolveParams
 from scicon.goal import GOALS
 from scicon.goal.base import TargetConfidence
+from scicon.params import Section
 from scicon.records.base import TargetLabel
 from scicon.registry import Entry, Registry
 from scicon.search import SEARCHES
@@ -67,9 +68,23 @@ def chosen_parts(params: EvolveParams) -> dict[str, str]:
     return {slot.key: getattr(params, slot.key) for slot in SLOTS}
 
 
-def validated_settings(params: EvolveParams) -> dict[tuple[str, str], BaseModel | None]:
+def shared_settings(**sections: Section | None) -> dict[str, object]:
+    """What parts read outside their blocks (their registrations' ``reads``), by params key:
+    every key of the sections the evolve stage declares besides its own."""
+    return {
+        f"{name}.{key}": getattr(section, key)
+        for name, section in sections.items()
+        if section is not None
+        for key in type(section).model_fields
+    }
+
+
+def validated_settings(
+    params: EvolveParams, shared: Mapping[str, object]
+) -> dict[tuple[str, str], BaseModel | None]:
     """The settings of every block in params and of every chosen component, keyed by (slot,
-    name); a chosen component with settings and no block stops here. Errors name the key."""
+    name), with what each reads outside its block taken from ``shared``; a chosen component
+    with settings and no block stops here. Errors name the key."""
     unknown_slots = set(params.settings) - set(SLOT) - {EDITS.key}
     if unknown_slots:
         raise ParamsError(
@@ -86,12 +101,29 @@ def validated_settings(params: EvolveParams) -> dict[tuple[str, str], BaseModel 
             )
         for name, values in blocks.items():
             key = f"evolve.settings.{slot.key}.{name}"
-            settings[(slot.key, name)] = slot.entry(name).validate_settings(values, key)
+            settings[(slot.key, name)] = _with_reads(slot.entry(name), values, key, shared)
     for slot_key, name in _chosen_components(params):
         if (slot_key, name) not in settings:
             key = f"evolve.settings.{slot_key}.{name}"
-            settings[(slot_key, name)] = _slot(slot_key).entry(name).validate_settings(None, key)
+            settings[(slot_key, name)] = _with_reads(_slot(slot_key).entry(name), None, key, shared)
     return settings
+
+
+def _with_reads(entry: Entry, block: object, key: str, shared: Mapping[str, object]) -> BaseModel | None:
+    """An entry's settings from its block, with the settings it reads elsewhere filled in."""
+    reads = settings_read(entry.facts)
+    if not reads:
+        return entry.validate_settings(block, key)
+    values = dict(block) if isinstance(block, Mapping) else {}
+    for setting, source in reads.items():
+        if setting in values:
+            raise ParamsError(
+                f"{key}.{setting}: {entry.kind} {entry.name!r} reads it from {source}; set it there"
+            )
+        if source not in shared:
+            raise ParamsError(f"{key}: {entry.kind} {entry.name!r} reads {source}, which was not given")
+        values[setting] = shared[source]
+    return entry.validate_settings(values, key)
 
 
 def _chosen_components(params: EvolveParams) -> list[tuple[str, str]]:

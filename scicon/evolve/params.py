@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from scicon.evolve.recipes import BY_NAME, CUSTOM, PARTS, RECIPES
 from scicon.params import Operational, Section
@@ -17,17 +17,17 @@ class EvolveParams(Section):
 
     Each part names a registered component (see :mod:`scicon.evolve.assembly`); each paper
     ablation is a value here (see :mod:`scicon.evolve.recipes`). ``recipe`` names one of
-    them: set, it sets the five parts it covers (search, transformation, similarity, claim,
-    goal) and wins over those keys (they always hold a value, params.yaml's default or not,
-    so none can tell an intended override from the default); null, the keys choose. ``settings``
-    holds the components' blocks, ``settings.<part>.<name>``, validated by their models.
+    them: set, it fills the five parts it covers (search, transformation, similarity, claim,
+    goal) that are null, and a part set to another component is an error naming both keys;
+    null, the keys choose. ``settings`` holds the components' blocks, ``settings.<part>.<name>``,
+    validated by their models.
     """
 
     population_size: int = Field(gt=0)
     candidates_per_mutation: int = Field(gt=0)
     max_iterations: int = Field(gt=0)
     targets: tuple[TargetLabel, ...] = Field(min_length=1)
-    recipe: str | None = Field(description="a Table 2 row that sets the five parts, or null: the part keys")
+    recipe: str | None = Field(description="a Table 2 row that fills the five parts left null, or null")
     search: str = Field(min_length=1)
     transformation: str = Field(min_length=1)
     similarity: str = Field(min_length=1, description="a similarity constraint, or off")
@@ -52,9 +52,23 @@ class EvolveParams(Section):
 
     @model_validator(mode="before")
     @classmethod
-    def _recipe_sets_its_parts(cls, values: Any) -> Any:
+    def _recipe_fills_its_parts(cls, values: Any) -> Any:
         recipe = BY_NAME.get(values.get("recipe")) if isinstance(values, dict) else None
-        return {**values, **recipe.parts()} if recipe is not None else values
+        if recipe is None:
+            return values
+        return {**values, **{part: name for part, name in recipe.parts().items() if values.get(part) is None}}
+
+    @field_validator(*PARTS)
+    @classmethod
+    def _as_the_recipe_says(cls, name: str, info: ValidationInfo) -> str:
+        recipe = BY_NAME.get(info.data.get("recipe"))
+        if recipe is not None and recipe.parts()[info.field_name] != name:
+            wanted = recipe.parts()[info.field_name]
+            raise ValueError(
+                f"evolve.recipe {recipe.name!r} sets evolve.{info.field_name} to {wanted!r}: "
+                f"set evolve.{info.field_name} null (or {wanted!r}), or evolve.recipe null"
+            )
+        return name
 
     @field_validator("recipe")
     @classmethod

@@ -24,14 +24,15 @@ from scicon.candidates import CandidateParams
 from scicon.codedeps.closure import stage_code_digest
 from scicon.codedeps.params_read import rerun_keys
 from scicon.errors import NoWorkError
-from scicon.evolve.assembly import build_searches, validated_settings
+from scicon.evolve.assembly import build_searches, shared_settings, validated_settings
 from scicon.evolve.metrics import evolve_metrics, success_by_generation
 from scicon.evolve.params import EvolveParams, recipe_name
 from scicon.evolve.recipes import PAPER
 from scicon.evolve.runner import config_digest, run_searches
+from scicon.fitted.filter_models import FilterModels
 from scicon.goal import GOALS
 from scicon.models import EMBEDDED_PREFIX
-from scicon.params import Thresholds
+from scicon.params import Thresholds, result_settings
 from scicon.paths import cache_root
 from scicon.records.corpus import Abstract
 from scicon.records.evolve import MutatedPair, PairTrace
@@ -113,7 +114,12 @@ def with_teacher(params: EvolveParams, folder: str) -> EvolveParams:
     return params.model_copy(update={"recipe": None, "goal": TEACHER_GOAL, "settings": settings})
 
 
-def results_digest(params: EvolveParams, thresholds: Thresholds, context: AssemblyContext) -> str:
+def results_digest(
+    params: EvolveParams,
+    thresholds: Thresholds,
+    context: AssemblyContext,
+    filter_models: FilterModels | None = None,
+) -> str:
     """Code, result-changing parameters, thresholds and models: what a journal record must match."""
     keys = [key for key in rerun_keys(EvolveParams, "") if key not in PAIR_SELECTION_KEYS]
     results = params.model_dump(mode="json", include=set(keys))
@@ -122,6 +128,7 @@ def results_digest(params: EvolveParams, thresholds: Thresholds, context: Assemb
         results,
         thresholds.model_dump(),
         context.candidates.model_dump(mode="json") if context.candidates is not None else None,
+        result_settings(filter_models) if filter_models is not None else None,
         context.models_digest(),
     )
 
@@ -135,6 +142,7 @@ def run_evolve(
     *,
     journal: Path,
     candidates: CandidateParams | None = None,
+    filter_models: FilterModels | None = None,
     load_backbone: BackboneLoader | None = None,
 ) -> EvolveOutput:
     selected = select_pairs(pairs, params)
@@ -151,7 +159,7 @@ def run_evolve(
         load_backbone=load_backbone or load_configured_backbone,
         cache=cache,
         candidates=candidates,
-        settings=validated_settings(params),
+        settings=validated_settings(params, shared_settings(filter_models=filter_models)),
     )
     recipe = recipe_name(params)
     try:
@@ -163,7 +171,7 @@ def run_evolve(
             selected,
             searches,
             journal=journal,
-            config_digest=results_digest(params, thresholds, context),
+            config_digest=results_digest(params, thresholds, context, filter_models),
             recipe=recipe,
             seed=params.seed,
             abstracts=by_pmid,

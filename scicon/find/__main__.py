@@ -19,8 +19,7 @@ from scicon.find.claims import read_claims_file
 from scicon.find.params import FindParams
 from scicon.find.pipeline import finder_claim_settings, read_outputs, run_find, write_outputs, write_page
 from scicon.find.review import export_review, read_review, read_reviewed
-from scicon.fitted.claim_model import ClaimModelSettings
-from scicon.fitted.topic_model import TopicModelSettings
+from scicon.fitted.filter_models import FilterModels
 from scicon.io import read_id_list, read_jsonl, write_json
 from scicon.params import load_section
 from scicon.readers.sets import GoldSpec
@@ -81,9 +80,9 @@ def main(args: argparse.Namespace) -> None:
 def _run(args: argparse.Namespace, params: FindParams) -> None:
     if args.classifier:
         params = params.model_copy(update={"classifier": args.classifier})
-    topic = load_section(args.params, "evolve.settings.similarity.embedding.topic_model", TopicModelSettings)
-    evolve_claim = load_section(args.params, "evolve.settings.claim.trained", ClaimModelSettings)
-    claim = finder_claim_settings(evolve_claim, params, args.params)
+    filters = load_section(args.params, "filter_models", FilterModels)
+    topic = filters.topic_model
+    claim = finder_claim_settings(filters.claim_model, params, args.params)
     abstracts = list(read_jsonl(args.abstracts, Abstract))
     claims = read_claims_file(args.claims) if args.claims else None
     result = run_find(params, topic, claim, abstracts, claims, origin=args.claims or args.abstracts)

@@ -19,11 +19,11 @@ class FindParams(Section):
     min_claim: float = Field(
         ge=0.0,
         le=1.0,
-        description="calibrated P(claim) a claim needs (the claim model of evolve's claim filter, with "
+        description="calibrated P(claim) a claim needs (filter_models.claim_model, with "
         "find.claim_model's changes); one below it is left out and counted",
     )
     claim_model: dict = Field(
-        description="settings of evolve.settings.claim.trained the finder's claim model changes"
+        description="settings of filter_models.claim_model the finder's claim model changes"
     )
     neighbours: int = Field(gt=0, description="nearest claims of other studies looked at per claim")
     shared_term_route: int = Field(
@@ -38,7 +38,7 @@ class FindParams(Section):
     min_same_topic: float = Field(
         ge=0.0,
         le=1.0,
-        description="calibrated P(same topic) a candidate pair needs (the topic model of evolve)",
+        description="calibrated P(same topic) a candidate pair needs (filter_models.topic_model)",
     )
     min_shared_terms: int = Field(
         ge=0, description="content terms (besides population words) two claims must share to be comparable"

@@ -27,10 +27,11 @@ log = logging.getLogger(__name__)
 
 
 def finder_claim_settings(
-    evolve_claim: ClaimModelSettings, params: FindParams, origin: str = "params.yaml"
+    shared: ClaimModelSettings, params: FindParams, origin: str = "params.yaml"
 ) -> ClaimModelSettings:
-    """The finder's claim model: EvoNLI's claim filter's settings with ``find.claim_model``'s changes."""
-    values = evolve_claim.model_dump(mode="json") | params.claim_model
+    """The finder's claim model: the project's (``filter_models.claim_model``, EvoNLI's claim
+    filter's too) with ``find.claim_model``'s changes."""
+    values = shared.model_dump(mode="json") | params.claim_model
     return validate_section(ClaimModelSettings, values, "find.claim_model.", origin=origin)
 
 

@@ -6,12 +6,12 @@ one by name (``evolve.goal``) with its settings (``evolve.settings.goal.<name>``
 
 from pydantic import Field
 
+from scicon.assembly_context import PartFacts
 from scicon.goal.base import GoalFactory
-from scicon.params import Section
 from scicon.registry import Registry
 
 
-class GoalFacts(Section):
+class GoalFacts(PartFacts):
     """What a goal states when it registers."""
 
     folder_setting: str | None = Field(

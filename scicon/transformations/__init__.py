@@ -5,7 +5,10 @@ evolve stage picks one by name (``evolve.transformation``) with its settings
 (``evolve.settings.transformation.<name>``).
 """
 
+from scicon.assembly_context import PartFacts
 from scicon.registry import Registry
 from scicon.transformations.base import TransformationFactory
 
-TRANSFORMATIONS: Registry[TransformationFactory] = Registry("transformation", package=__name__)
+TRANSFORMATIONS: Registry[TransformationFactory] = Registry(
+    "transformation", package=__name__, facts=PartFacts
+)
