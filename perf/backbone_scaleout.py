@@ -43,6 +43,7 @@ import httpx
 
 from scicon.backbones import BackboneParams, merged_backbone_params
 from scicon.backbones.llama_cpp_server import free_port, llama_cpp_server, serving
+from scicon.candidates import CandidateParams
 from scicon.corpus import ingest
 from scicon.corpus.params import IngestParams
 from scicon.evolve import pipeline
@@ -77,7 +78,9 @@ def paper_evolve_params(**overrides) -> EvolveParams:
     values = dict(load_section(PARAMS, "evolve", EvolveParams).model_dump())
     paper = load_profile("paper")
     values.update({key.removeprefix("evolve."): paper[key] for key in paper if key.startswith("evolve.")})
-    values.update(max_pairs=None, min_mass=0.0)
+    values.update(max_pairs=None)
+    for part in ("similarity", "claim", "goal"):
+        values["settings"][part]["llm"] = {**values["settings"][part]["llm"], "min_mass": 0.0}
     values.update(overrides)
     params = EvolveParams.model_validate(values)
     assert params.recipe == PAPER.name
@@ -102,7 +105,8 @@ def run_evolve(pairs, abstracts, backbone_params, evolve_params, folder: Path) -
     started = time.process_time()
     output = pipeline.run_evolve(
         pairs, list(abstracts.values()), evolve_params, load_thresholds(PARAMS), backbone_params,
-        journal=folder / "trace.jsonl", filter_models=load_section(PARAMS, "filter_models", FilterModels),
+        journal=folder / "trace.jsonl", candidates=load_section(PARAMS, "candidates", CandidateParams),
+        filter_models=load_section(PARAMS, "filter_models", FilterModels),
     )  # fmt: skip
     metrics = output.metrics
     metrics["client_cpu_seconds"] = round(time.process_time() - started, 2)

@@ -1,14 +1,15 @@
-"""What a component factory gets when the evolve stage assembles a search.
+"""The services a component factory gets when the evolve stage assembles a search.
 
 Every registered part of EvoNLI — transformation, constraint, goal, search — is built by
-its factory from its settings (its block under ``evolve.settings`` in params.yaml) and
-this context: the thresholds, the ingested abstracts, the seed, the yes/no answer floor
-(``min_mass``), the call cache, and the backbones. A part that calls a foundation model
+its factory from its settings (its block under ``evolve.settings`` in params.yaml, with what
+its registration ``reads`` elsewhere: a threshold, a shared section) and this context, which
+holds services only: the seed, the ingested abstracts, the call cache, the backbones, and a
+builder of the other parts (for a part made of parts). A part that calls a foundation model
 asks the context for one with :meth:`AssemblyContext.backbone`, optionally naming its own
 model as overrides of the ``backbone`` section (the paper's decoupled variant: "Mistral 7B
-gen+filter, Qwen2.5 7B cls"); identical configurations share one loaded model. The
-context also collects the identity of every model it hands out, which the evolve journal
-folds into its digest: a pair is resumed only with the same code, settings and models.
+gen+filter, Qwen2.5 7B cls"); identical configurations share one loaded model. A part states
+the models it uses itself (:func:`declared_models`), and the evolve journal folds them into
+its digest: a pair is resumed only with the same code, settings and models.
 
 It lives below the parts (goal, constraints, transformations, search) so that they can be
 handed one without importing the evolve pipeline that assembles them (docs/development.md,
@@ -17,7 +18,6 @@ handed one without importing the evolve pipeline that assembles them (docs/devel
 
 from __future__ import annotations
 
-import hashlib
 import json
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -28,13 +28,13 @@ from pydantic import Field
 from scicon.backbones import load_backbone
 from scicon.backbones.cache import CachedBackbone, CallCache
 from scicon.backbones.params import BackboneParams, merged_backbone_params
-from scicon.candidates import CandidateParams
 from scicon.errors import ParamsError
-from scicon.params import Section, Thresholds
+from scicon.params import Section
 from scicon.records.corpus import Abstract
-from scicon.registry import Entry
 
 BackboneLoader = Callable[[BackboneParams], CachedBackbone]
+# (slot, name, params key that names it) -> the part, built from its validated settings
+PartBuilder = Callable[[str, str, str], object]
 
 
 class PartFacts(Section):
@@ -43,13 +43,16 @@ class PartFacts(Section):
     reads: dict[str, str] = Field(
         default_factory=dict,
         description="settings filled from params outside the part's block, setting -> dotted key "
-        "(a section every stage that needs it declares, such as filter_models.topic_model)",
+        "(a threshold such as sim, or a section every stage that needs it declares, such as "
+        "filter_models.topic_model)",
     )
 
 
-def settings_read(facts: object) -> Mapping[str, str]:
-    """The settings a registration reads outside its block (:attr:`PartFacts.reads`)."""
-    return facts.reads if isinstance(facts, PartFacts) else {}
+def declared_models(part: object) -> dict[str, object]:
+    """The models a part says it uses (its ``models()``: label -> identity, such as a weights
+    digest), for the resume digest; none for a part that has no ``models``."""
+    models = getattr(part, "models", None)
+    return dict(models()) if callable(models) else {}
 
 
 def _default_loader(params: BackboneParams) -> CachedBackbone:
@@ -59,25 +62,13 @@ def _default_loader(params: BackboneParams) -> CachedBackbone:
 @dataclass
 class AssemblyContext:
     seed: int
-    min_mass: float  # a yes/no answer below this probability mass is no answer
     backbone_params: BackboneParams | None
     load_backbone: BackboneLoader | None
-    # What the search's filters and transformations read, left out where a goal is built
-    # alone (the evaluate stage's zero-shot teacher, which must not depend on evolve's thresholds).
-    thresholds: Thresholds | None = None
     abstracts: Sequence[Abstract] = ()
-    # edit constraint: share of a parent's words a candidate may change
-    max_words_changed: float | None = None
     cache: CallCache | None = None
-    candidates: CandidateParams | None = (
-        None  # what makes a good rewrite (grounding, fluency): params candidates
-    )
-    # validated settings by (slot, name): every block in params and every chosen component's
-    # (see scicon.evolve.assembly); read them with component_settings
-    settings: dict[tuple[str, str], object] = field(default_factory=dict)
+    # the evolve assembly's: a part made of parts (the mixed transformation) builds them with it
+    build_part: PartBuilder | None = None
     _backbones: dict[str, CachedBackbone] = field(default_factory=dict)
-    _models: dict[str, object] = field(default_factory=dict)
-    reports: dict[str, dict] = field(default_factory=dict)  # how good each fitted part is, for the metrics
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def backbone(self, overrides: dict | None = None, key: str = "backbone") -> CachedBackbone:
@@ -86,55 +77,32 @@ class AssemblyContext:
             raise ParamsError(f"{key}: this part needs a backbone, but none was configured")
         return self.model(merged_backbone_params(self.backbone_params, overrides, key))
 
-    def component_settings(self, slot: str, name: str, entry: Entry) -> object:
-        """The settings of a component being built: its block's, validated up front, or None
-        for one without settings. One with settings and no block stops here, naming the key:
-        the evolve stage checks the components its params choose before building any, but
-        not those another's settings choose (a mixed transformation's parts)."""
-        if (slot, name) in self.settings:
-            return self.settings[(slot, name)]
-        return entry.validate_settings(None, f"evolve.settings.{slot}.{name}")
-
-    def threshold(self, name: str, key: str) -> float:
-        """Top-level threshold ``name`` (``sim``, ``claim``, ``target``) for the part of params ``key``."""
-        if self.thresholds is None:
-            raise ParamsError(f"{key} needs the thresholds (sim, claim, target), but none were given")
-        return getattr(self.thresholds, name)
-
-    def candidate_checks(self, key: str) -> CandidateParams:
-        """The ``candidates`` section, for a part (named by its params ``key``) that applies its checks."""
-        if self.candidates is None:
-            raise ParamsError(f"{key} needs the candidates section of params.yaml")
-        return self.candidates
-
     def model(self, params: BackboneParams) -> CachedBackbone:
         """A model described in full (e.g. the fluency constraint's language model), loaded once."""
         name = json.dumps(params.model_dump(mode="json"), sort_keys=True)
         loader = self.load_backbone or _default_loader
         with self._lock:
             if name not in self._backbones:
-                backbone = loader(params)
-                self._backbones[name] = backbone
-                self.record_model(f"backbone:{params.model}", backbone.identity_digest)
+                self._backbones[name] = loader(params)
             return self._backbones[name]
+
+    def part(self, slot: str, name: str, key: str) -> object:
+        """Another registered part (of ``slot``, by ``name``, which params ``key`` names), built
+        with its validated settings."""
+        if self.build_part is None:
+            raise ParamsError(f"{key}: parts made of parts are built only when the evolve stage assembles")
+        return self.build_part(slot, name, key)
 
     @property
     def backbones(self) -> list[CachedBackbone]:
         return list(self._backbones.values())
 
-    def record_model(self, label: str, identity: object) -> None:
-        """Note a model a part uses (weights digest, served name...), for the resume digest."""
-        self._models[label] = identity
-
-    def record_report(self, part: str, report: dict) -> None:
-        """A fitted part's quality (e.g. the topic model's held-out ROC-AUC), for reports/evolve.json."""
-        self.reports[part] = report
-
-    def models_digest(self) -> str:
-        text = json.dumps(self._models, sort_keys=True, default=str)
-        return hashlib.sha256(text.encode()).hexdigest()
-
     def close(self) -> None:
         for backbone in self._backbones.values():
             backbone.close()
         self._backbones.clear()
+
+
+def settings_read(facts: object) -> Mapping[str, str]:
+    """The settings a registration reads outside its block (:attr:`PartFacts.reads`)."""
+    return facts.reads if isinstance(facts, PartFacts) else {}

@@ -53,6 +53,7 @@ from scicon.backbones import BACKENDS
 from scicon.constraints import CONSTRAINTS
 from scicon.evaluate.baselines import BASELINES
 from scicon.evaluate.loaders import BENCHMARK_LOADERS
+from scicon.evolve.assembly import EDITS
 from scicon.evolve.recipes import recipes_table
 from scicon.find.checks import COMPARABILITY_CHECKS
 from scicon.goal import GOALS
@@ -98,6 +99,8 @@ def _settings_in_params(kind: str, name: str) -> dict | None:
     part, _, short = name.rpartition(".") if kind == "constraint" else (kind, "", name)
     if kind not in ("transformation", "constraint", "goal", "search"):
         return None
+    if part == EDITS.prefix.rstrip("."):
+        part = EDITS.key  # edit constraints register as edit.<name>; their blocks are settings.edits
     return (params["evolve"]["settings"].get(part) or {}).get(short)
 
 

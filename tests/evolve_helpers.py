@@ -6,8 +6,10 @@ from collections.abc import Sequence
 
 from scicon.assembly_context import AssemblyContext
 from scicon.backbones.cache import CachedBackbone
+from scicon.backbones.params import BackboneParams
 from scicon.candidates import CandidateParams
-from scicon.evolve.assembly import build_searches, shared_settings, validated_settings
+from scicon.evolve.assembly import Assembly, shared_settings
+from scicon.evolve.assembly import assemble as assemble_searches
 from scicon.evolve.params import EvolveParams
 from scicon.fitted.filter_models import FilterModels
 from scicon.params import Thresholds
@@ -32,9 +34,28 @@ def evolve_params(settings: dict | None = None, **overrides) -> EvolveParams:
     return section("evolve", EvolveParams, settings=merged, **{**WITHOUT_CANDIDATE_CHECKS, **overrides})
 
 
-def shared() -> dict[str, object]:
-    """What the parts read outside their blocks: params.yaml's shared sections."""
-    return shared_settings(filter_models=section("filter_models", FilterModels))
+def shared(thresholds: Thresholds, **sections) -> dict[str, object]:
+    """What the parts read outside their blocks: ``thresholds`` and params.yaml's shared sections,
+    or ``sections`` in their place (None: the section left out)."""
+    defaults = {
+        "candidates": section("candidates", CandidateParams),
+        "filter_models": section("filter_models", FilterModels),
+    }
+    return shared_settings(thresholds, **{**defaults, **sections})
+
+
+def context(
+    backend=None, abstracts: Sequence[Abstract] = (), seed: int = 0, backbone: CachedBackbone | None = None
+) -> AssemblyContext:
+    """The services a part is built with, every backbone answered by ``backend`` (or ``backbone``)."""
+    if backend is not None:
+        backbone = CachedBackbone(backend)
+    return AssemblyContext(
+        seed=seed,
+        backbone_params=section("backbone", BackboneParams) if backbone is not None else None,
+        load_backbone=(lambda params: backbone) if backbone is not None else None,
+        abstracts=abstracts,
+    )
 
 
 def assemble(
@@ -43,24 +64,18 @@ def assemble(
     backend=None,
     abstracts: Sequence[Abstract] = (),
     min_mass: float = 0.0,
-):
-    """The searches of ``params``, every backbone answered by ``backend``; and the context."""
-    backbone = CachedBackbone(backend) if backend is not None else None
-    context = AssemblyContext(
-        thresholds=thresholds,
-        abstracts=abstracts,
-        seed=params.seed,
-        min_mass=min_mass,
-        max_words_changed=params.max_words_changed,
-        backbone_params=section("backbone", _backbone_params()) if backend is not None else None,
-        load_backbone=(lambda params: backbone) if backbone is not None else None,
-        candidates=section("candidates", CandidateParams),
-        settings=validated_settings(params, shared()),
-    )
-    return build_searches(params, context), context
-
-
-def _backbone_params():
-    from scicon.backbones.params import BackboneParams
-
-    return BackboneParams
+) -> tuple[dict, Assembly]:
+    """The searches of ``params``, every backbone answered by ``backend`` and every yes/no part
+    keeping answers of at least ``min_mass``; and what they were assembled from."""
+    settings = {
+        part: {
+            name: {**block, "min_mass": min_mass}
+            if isinstance(block, dict) and "min_mass" in block
+            else block
+            for name, block in blocks.items()
+        }
+        for part, blocks in params.settings.items()
+    }
+    params = params.model_copy(update={"settings": settings})
+    assembly = assemble_searches(params, shared(thresholds), context(backend, abstracts, params.seed))
+    return assembly.searches, assembly

@@ -19,12 +19,11 @@ from pathlib import Path
 import pytest
 
 from perf.simulated_server import SimulatedServer
-from scicon.assembly_context import AssemblyContext
 from scicon.backbones import BackboneError, BackboneParams, CachedBackbone, CallCache, Sampling, load_backbone
 from scicon.backbones.base import GenerationRequest
 from scicon.backbones.endpoints import EndpointPool, Outcome
 from scicon.backbones.openai_http import OpenAICompatibleBackend
-from scicon.evolve.assembly import build_searches, validated_settings
+from scicon.evolve.assembly import assemble
 from scicon.evolve.metrics import evolve_metrics
 from scicon.evolve.params import EvolveParams
 from scicon.evolve.runner import read_journal, run_searches
@@ -34,7 +33,7 @@ from scicon.records.corpus import Abstract, Role, Sentence
 from scicon.records.pairs import Pair, PairKind
 from scicon.transformations.base import MutationRequest
 from scicon.transformations.llm import LlmWordReplacement
-from tests.evolve_helpers import evolve_params, shared
+from tests.evolve_helpers import context, evolve_params, shared
 from tests.params_defaults import section
 from tests.scripted_backend import ScriptedBackend
 
@@ -91,18 +90,10 @@ def paper_search_params(**overrides) -> EvolveParams:
 def evolve(pairs, backbone, journal, workers):
     params = paper_search_params(workers=workers)
     abstracts = abstracts_of(pairs)
-    context = AssemblyContext(
-        thresholds=THRESHOLDS,
-        abstracts=list(abstracts.values()),
-        seed=params.seed,
-        min_mass=params.min_mass,
-        max_words_changed=params.max_words_changed,
-        backbone_params=section("backbone", BackboneParams),
-        load_backbone=lambda params: backbone,
-        settings=validated_settings(params, shared()),
-    )
+    parts = context(abstracts=list(abstracts.values()), seed=params.seed, backbone=backbone)
+    searches = assemble(params, shared(THRESHOLDS), parts).searches
     return run_searches(
-        pairs, build_searches(params, context), journal=journal, config_digest="d1", recipe="test",
+        pairs, searches, journal=journal, config_digest="d1", recipe="test",
         seed=params.seed, abstracts=abstracts, backbones=[backbone], workers=workers,
     )  # fmt: skip
 

@@ -3,11 +3,8 @@ stage and as EvoNLI constraints."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
-from scicon.assembly_context import AssemblyContext
 from scicon.backbones import CachedBackbone
 from scicon.backbones.llama_cpp_backend import LlamaCppBackend
 from scicon.candidates import CandidateParams, FluencyScorer
@@ -148,30 +145,36 @@ def test_a_garbled_rewrite_loses_more_likelihood_than_a_clean_negation(fluency):
 
 
 def test_evolve_rule_transformation_rewrites_with_the_candidates_operators_unless_told_otherwise():
+    from scicon.evolve.assembly import validated_settings
     from scicon.params import Thresholds
     from scicon.transformations.base import MutationRequest
-    from scicon.transformations.rules import RuleReplacementSettings, rule_replacement
+    from scicon.transformations.rules import rule_replacement
+    from tests.evolve_helpers import context, evolve_params, shared
 
-    context = AssemblyContext(
-        thresholds=Thresholds(sim=0.5, claim=0.5, target=0.5),
-        abstracts=[],
-        seed=1,
-        min_mass=0.5,
-        max_words_changed=0.5,
-        backbone_params=None,
-        load_backbone=None,
-        candidates=section("candidates", CandidateParams, operators=["negation_insert"]),
-    )
-    shared = rule_replacement(RuleReplacementSettings(operators=None), context)
+    thresholds = Thresholds(sim=0.5, claim=0.5, target=0.5)
+    candidates = section("candidates", CandidateParams, operators=["negation_insert"])
+    params = evolve_params(transformation="rules")
+    settings = validated_settings(params, shared(thresholds, candidates=candidates))[
+        ("transformation", "rules")
+    ]
+    assert settings.operators is None and settings.candidate_operators == ("negation_insert",)
+    rules = rule_replacement(settings, context())
     sentence = "Velanoxet reduced mortality and increased survival."
     request = MutationRequest(sentence1="Mortality fell.", sentence2=sentence, count=5, seed=3)
-    [texts] = shared.propose([request])
+    [texts] = rules.propose([request])
     made = [text for text in texts if text is not None]
     assert made and all("not" in text for text in made)  # never "decreased survival" (polarity)
-    own = rule_replacement(RuleReplacementSettings(operators=["polarity_lexicon"]), context)
+    own = rule_replacement(settings.model_copy(update={"operators": ("polarity_lexicon",)}), context())
     assert own.mutator.operators == ("polarity_lexicon",)
-    with pytest.raises(ParamsError, match="transformation.rules needs the candidates section"):
-        rule_replacement(RuleReplacementSettings(operators=None), replace(context, candidates=None))
+    with pytest.raises(
+        ParamsError, match="transformation.rules: transformation 'rules' reads candidates.operators"
+    ):
+        validated_settings(params, shared(thresholds, candidates=None))
+    in_its_block = evolve_params(
+        transformation="rules", settings={"transformation": {"rules": {"candidate_operators": ["role_swap"]}}}
+    )
+    with pytest.raises(ParamsError, match=r"rules.candidate_operators: .*reads it from candidates.operators"):
+        validated_settings(in_its_block, shared(thresholds))
 
 
 class CountingLanguageModel:

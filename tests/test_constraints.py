@@ -81,7 +81,7 @@ def test_the_registered_filters_are_calibrated_probabilities_and_report_their_qu
     params = section(
         "evolve", EvolveParams, similarity="embedding", claim="trained", fluency="off", goal="llm"
     )
-    searches, context = assemble(
+    searches, assembly = assemble(
         params, Thresholds(sim=0.5, claim=0.1, target=0.4), ScriptedBackend(), abstracts
     )
     (search,) = searches.values()
@@ -100,5 +100,5 @@ def test_the_registered_filters_are_calibrated_probabilities_and_report_their_qu
     assert rewrite > 0.5 > echo  # P(same topic): a rewrite keeps the topic, a prompt echo does not
     rewrite, echo, methods = claim.scores(checks)
     assert rewrite > methods and rewrite > echo
-    assert set(context.reports) == {"similarity", "claim"}
-    assert 0.5 < context.reports["similarity"]["roc_auc"] <= 1.0
+    assert set(assembly.reports()) == {"similarity", "claim"}
+    assert 0.5 < assembly.reports()["similarity"]["roc_auc"] <= 1.0

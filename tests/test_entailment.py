@@ -272,12 +272,12 @@ def test_edited_pairs_are_shown_marked_with_a_plain_copy_and_unedited_pairs_as_t
 
 @pytest.mark.slow
 def test_a_judge_that_reads_edits_is_shown_them_by_the_goal(tmp_path):
-    from scicon.assembly_context import AssemblyContext
     from scicon.classifier_folder import RUN_RECORD
     from scicon.goal.base import TargetConfidence
     from scicon.goal.classifier import ClassifierGoalSettings, classifier_goal
     from scicon.records.base import TargetLabel
     from scicon.textdiff import marked_edit
+    from tests.evolve_helpers import context
 
     params = yaml.safe_load(PARAMS_FILE.read_text())
     params["labelled_root"] = str(LABELLED_ROOT)
@@ -303,11 +303,8 @@ def test_a_judge_that_reads_edits_is_shown_them_by_the_goal(tmp_path):
     with_edit = judge.contradiction_probabilities([(evidence, edited)], originals=[original])
     without = judge.contradiction_probabilities([(evidence, edited)])
 
-    context = AssemblyContext.__new__(AssemblyContext)
-    context.cache = None
-    context.record_model = lambda name, identity: None
     scorer = classifier_goal(
-        ClassifierGoalSettings(model=str(folder), contradiction_label="contradiction"), context
+        ClassifierGoalSettings(model=str(folder), contradiction_label="contradiction"), context()
     )
     goal = TargetConfidence(scorer, TargetLabel.CONTRADICTION, 0.4)
     assert goal.confidences([(evidence, edited)], original) == pytest.approx(with_edit)

@@ -306,7 +306,7 @@ def test_the_teacher_flag_chooses_the_goal_that_reads_a_classifier_folder():
 
     params = with_teacher(evolve_params(**PAPER_PARTS), "models/student")
     assert params.goal == "classifier"
-    goal = validated_settings(params, shared())[("goal", "classifier")]
+    goal = validated_settings(params, shared(THRESHOLDS))[("goal", "classifier")]
     assert goal.model == "models/student" and goal.contradiction_label == "contradiction"
 
 

@@ -49,9 +49,10 @@ def test_evolve_stage_runs_on_the_embedded_model(tmp_path, cache_dir):
     params["evolve"].update(
         population_size=2, candidates_per_mutation=2, max_iterations=2,
         transformation="llm", goal="llm", similarity="off", claim="off",
-        min_mass=0.0,  # the 135M model gives yes/no little mass: keep its answers to check them
         pair_kinds=["result_conclusion", "conclusion_conclusion"],
     )  # fmt: skip
+    # the 135M model gives yes/no little mass: keep its answers to check them
+    params["evolve"]["settings"]["goal"]["llm"]["min_mass"] = 0.0
     params["evolve"]["settings"]["transformation"]["llm"]["max_new_tokens"] = 40
     (tmp_path / "params.yaml").write_text(yaml.safe_dump(params))
     write_jsonl(tmp_path / "pairs.jsonl", PAIRS)

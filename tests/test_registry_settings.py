@@ -86,18 +86,18 @@ def test_a_transformation_with_settings_needs_its_block_only_when_chosen(built):
 def test_a_block_present_for_an_unchosen_component_is_still_validated(built):
     misspelt = evolve_params(settings={"transformation": {"reverse_n": {"copis": 3}}}, **LLM_PARTS)
     with pytest.raises(ParamsError, match=r"evolve.settings.transformation.reverse_n.copis"):
-        validated_settings(misspelt, shared())
+        validated_settings(misspelt, shared(THRESHOLDS))
 
 
 def test_an_unchosen_component_may_have_no_block():
     params = evolve_params(transformation="rules", **LLM_PARTS)
     settings = {part: dict(blocks) for part, blocks in params.settings.items()}
     del settings["transformation"]["random"], settings["transformation"]["mlm"]
-    validated = validated_settings(params.model_copy(update={"settings": settings}), shared())
+    validated = validated_settings(params.model_copy(update={"settings": settings}), shared(THRESHOLDS))
     assert ("transformation", "rules") in validated and ("transformation", "random") not in validated
     settings["transformation"].pop("rules")
     with pytest.raises(ParamsError, match=r"evolve.settings.transformation.rules: .* missing"):
-        validated_settings(params.model_copy(update={"settings": settings}), shared())
+        validated_settings(params.model_copy(update={"settings": settings}), shared(THRESHOLDS))
 
 
 def test_a_mixed_transformation_asks_for_the_settings_of_its_parts(built):

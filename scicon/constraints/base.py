@@ -6,8 +6,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+from pydantic import Field
+
 from scicon.backbones.cache import CachedBackbone, yes_probabilities
-from scicon.params import meets_threshold
+from scicon.params import Probability, Section, meets_threshold
 
 if TYPE_CHECKING:
     from scicon.assembly_context import AssemblyContext
@@ -38,7 +40,9 @@ class Constraint(Protocol):
 
     ``cost`` orders the checks: the search runs the cheapest first and skips the
     remaining scores of a candidate that already failed one. A score of None means the
-    model gave no usable answer (see ``evolve.min_mass``): the candidate is rejected.
+    model gave no usable answer (see an llm filter's ``min_mass``): the candidate is rejected.
+    A constraint that uses a model says which in ``models()`` (label -> identity), and one
+    fitted on the corpus may hold its quality in ``report``, for the metrics.
     """
 
     kind: str
@@ -68,6 +72,17 @@ class ThresholdConstraint:
         return meets_threshold(score, self.threshold)
 
 
+class BackboneQuestionSettings(Section):
+    """An llm filter's settings: its threshold (``sim`` or ``claim``, read at the top level) and
+    the least probability its yes and no answers must hold."""
+
+    threshold: float = Probability
+    min_mass: float = Field(
+        ge=0.0, le=1.0, description="a yes/no answer with less probability on yes+no is no answer"
+    )
+    backbone: dict | None = Field(description="overrides of the backbone section for this filter")
+
+
 class BackboneQuestion(ThresholdConstraint):
     """The backbone's P(yes) to a question about each candidate (the paper's LLM filters);
     None where it gave no usable answer (``min_mass``)."""
@@ -85,3 +100,6 @@ class BackboneQuestion(ThresholdConstraint):
     def scores(self, checks: Sequence[ConstraintCheck]) -> list[float | None]:
         prompts = [self.question(check) for check in checks]
         return yes_probabilities(self.backbone, prompts, self.kind, self.min_mass)
+
+    def models(self) -> dict[str, object]:
+        return {"backbone": self.backbone.identity_digest}

@@ -16,18 +16,25 @@ from pydantic import Field
 
 from scicon.assembly_context import AssemblyContext
 from scicon.constraints import CONSTRAINTS
-from scicon.constraints.base import LOCAL_MODEL_COST, BackboneQuestion, ConstraintCheck, ThresholdConstraint
+from scicon.constraints.base import (
+    LOCAL_MODEL_COST,
+    BackboneQuestion,
+    BackboneQuestionSettings,
+    ConstraintCheck,
+    ThresholdConstraint,
+)
 from scicon.fitted.claim_model import ClaimModel, ClaimModelSettings, fit_claim_model
-from scicon.params import Section
+from scicon.params import Probability, Section
 from scicon.prompts import CLAIM_DETECTION
 
 
-class LlmClaimSettings(Section):
-    backbone: dict | None = Field(description="overrides of the backbone section for this filter")
+class LlmClaimSettings(BackboneQuestionSettings):
+    pass
 
 
 class TrainedClaimSettings(Section):
     model: ClaimModelSettings = Field(description="the claim classifier and its calibration")
+    threshold: float = Probability
 
 
 class LlmClaim(BackboneQuestion):
@@ -43,10 +50,11 @@ class LlmClaim(BackboneQuestion):
     settings=LlmClaimSettings,
     needs_backbone=True,
     description="the backbone answers 'contains a claim?' (prompt E.3.6)",
+    reads={"threshold": "claim"},
 )
 def llm_claim(settings: LlmClaimSettings, context: AssemblyContext) -> LlmClaim:
     backbone = context.backbone(settings.backbone, "evolve.settings.claim.llm.backbone")
-    return LlmClaim(backbone, context.threshold("claim", "evolve.claim"), context.min_mass)
+    return LlmClaim(backbone, settings.threshold, settings.min_mass)
 
 
 class TrainedClaim(ThresholdConstraint):
@@ -59,6 +67,10 @@ class TrainedClaim(ThresholdConstraint):
     def __init__(self, model: ClaimModel, threshold: float):
         self.model = model
         self.threshold = threshold
+        self.report = model.quality(threshold)  # held-out quality at the threshold
+
+    def models(self) -> dict[str, object]:
+        return {"claim_model": self.model.key}  # digest of its training data, settings and code
 
     def scores(self, checks: Sequence[ConstraintCheck]) -> list[float | None]:
         return list(self.model.probabilities([c.candidate for c in checks])) if checks else []
@@ -68,11 +80,7 @@ class TrainedClaim(ThresholdConstraint):
     "claim.trained",
     settings=TrainedClaimSettings,
     description="a claim classifier learnt from the corpus' roles (or a labelled claim file), calibrated",
-    reads={"model": "filter_models.claim_model"},
+    reads={"model": "filter_models.claim_model", "threshold": "claim"},
 )
 def trained_claim(settings: TrainedClaimSettings, context: AssemblyContext) -> TrainedClaim:
-    model = fit_claim_model(context.abstracts, settings.model)
-    context.record_model("claim_model", model.key)  # digest of its training data, settings and code
-    threshold = context.threshold("claim", "evolve.claim")
-    context.record_report("claim", model.quality(threshold))
-    return TrainedClaim(model, threshold)
+    return TrainedClaim(fit_claim_model(context.abstracts, settings.model), settings.threshold)

@@ -13,10 +13,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from pydantic import Field
+
 from scicon.assembly_context import AssemblyContext
 from scicon.constraints import CONSTRAINTS
 from scicon.constraints.base import EDIT_COST, ConstraintCheck
 from scicon.grounding import Grounding, is_grounded
+from scicon.params import Section
 from scicon.textdiff import edited_positions, normalised_sentence, word_diff, words, words_changed
 
 _NOT_A_WORD = re.compile(r"[^a-z0-9%.]+")
@@ -124,12 +127,17 @@ def not_sentence1(settings: None, context: AssemblyContext) -> NotSentence1:
     return NotSentence1()
 
 
+class MaxWordsChangedSettings(Section):
+    fraction: float = Field(gt=0.0, le=1.0, description="share of a parent's words an edit may change")
+
+
 @CONSTRAINTS.register(
     "edit.max_words_changed",
-    description="at most evolve.max_words_changed of the parent's words changed",
+    settings=MaxWordsChangedSettings,
+    description="at most a fraction of the parent's words changed",
 )
-def max_words_changed(settings: None, context: AssemblyContext) -> MaxWordsChanged:
-    return MaxWordsChanged(context.max_words_changed)
+def max_words_changed(settings: MaxWordsChangedSettings, context: AssemblyContext) -> MaxWordsChanged:
+    return MaxWordsChanged(settings.fraction)
 
 
 @CONSTRAINTS.register("edit.no_repeat", description="leaves alone the words earlier generations changed")
@@ -150,9 +158,15 @@ class Grounded(EditConstraint):
         return is_grounded(check.original, check.candidate, check.sentence1, self.grounding)
 
 
+class GroundedSettings(Section):
+    grounding: Grounding = Field(description="how near a word sentence1 shares an edit must land")
+
+
 @CONSTRAINTS.register(
     "edit.grounded",
-    description="every changed word near a word sentence1 shares, in its clause (candidates.grounding)",
+    settings=GroundedSettings,
+    description="every changed word near a word sentence1 shares, in its clause",
+    reads={"grounding": "candidates.grounding"},
 )
-def grounded(settings: None, context: AssemblyContext) -> Grounded:
-    return Grounded(context.candidate_checks("evolve.edits: grounded").grounding)
+def grounded(settings: GroundedSettings, context: AssemblyContext) -> Grounded:
+    return Grounded(settings.grounding)

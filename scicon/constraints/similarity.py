@@ -25,19 +25,19 @@ from scicon.constraints import CONSTRAINTS
 from scicon.constraints.base import (
     LOCAL_MODEL_COST,
     BackboneQuestion,
+    BackboneQuestionSettings,
     ConstraintCheck,
     Reference,
     ThresholdConstraint,
 )
 from scicon.fitted.topic_model import TopicModelSettings, fit_topic_model
 from scicon.models import resolve_model
-from scicon.params import Section
+from scicon.params import Probability, Section
 from scicon.prompts import SIMILARITY
 
 
-class LlmSimilaritySettings(Section):
+class LlmSimilaritySettings(BackboneQuestionSettings):
     reference: Reference = Field(description="compare candidates with sentence1 or the original sentence2")
-    backbone: dict | None = Field(description="overrides of the backbone section for this filter")
 
 
 class LlmSimilarity(BackboneQuestion):
@@ -57,16 +57,17 @@ class LlmSimilarity(BackboneQuestion):
     settings=LlmSimilaritySettings,
     needs_backbone=True,
     description="the backbone answers 'same exact topic?' (prompt E.3.5)",
+    reads={"threshold": "sim"},
 )
 def llm_similarity(settings: LlmSimilaritySettings, context: AssemblyContext) -> LlmSimilarity:
     backbone = context.backbone(settings.backbone, "evolve.settings.similarity.llm.backbone")
-    threshold = context.threshold("sim", "evolve.similarity")
-    return LlmSimilarity(backbone, threshold, settings.reference, context.min_mass)
+    return LlmSimilarity(backbone, settings.threshold, settings.reference, settings.min_mass)
 
 
 class EmbeddingSimilaritySettings(Section):
     reference: Reference = Field(description="compare candidates with sentence1 or the original sentence2")
     topic_model: TopicModelSettings = Field(description="the encoder and how its cosine is calibrated")
+    threshold: float = Probability
 
 
 class EmbeddingSimilarity(ThresholdConstraint):
@@ -85,6 +86,8 @@ class EmbeddingSimilarity(ThresholdConstraint):
         reference: Reference,
         cache: CallCache | None = None,
         calibrate: Callable[[Sequence[float]], list[float]] | None = None,
+        calibration: object = None,
+        report: dict | None = None,
     ):
         from sentence_transformers import SentenceTransformer
 
@@ -94,9 +97,14 @@ class EmbeddingSimilarity(ThresholdConstraint):
         self.reference = reference
         self.cache = cache
         self.calibrate = calibrate
+        self.calibration = calibration  # what identifies ``calibrate``
+        self.report = report  # the calibration's held-out quality at the threshold
         self.identity = json.dumps(["embedding_similarity", weights_identity(path, cache)], sort_keys=True)
         self._key_prefix = hashlib.sha256(self.identity.encode()).hexdigest()
         self._lock = threading.Lock()
+
+    def models(self) -> dict[str, object]:
+        return {"encoder": self.identity, "calibration": self.calibration}
 
     def _key(self, reference: str, candidate: str) -> str:
         return hashlib.sha256(json.dumps([self._key_prefix, reference, candidate]).encode()).hexdigest()
@@ -124,21 +132,18 @@ class EmbeddingSimilarity(ThresholdConstraint):
     "similarity.embedding",
     settings=EmbeddingSimilaritySettings,
     description="sentence-embedding cosine with the reference sentence",
-    reads={"topic_model": "filter_models.topic_model"},
+    reads={"topic_model": "filter_models.topic_model", "threshold": "sim"},
 )
 def embedding_similarity(
     settings: EmbeddingSimilaritySettings, context: AssemblyContext
 ) -> EmbeddingSimilarity:
     topic = fit_topic_model(context.abstracts, settings.topic_model)
-    threshold = context.threshold("sim", "evolve.similarity")
-    constraint = EmbeddingSimilarity(
+    return EmbeddingSimilarity(
         settings.topic_model.encoder,
-        threshold,
+        settings.threshold,
         settings.reference,
         context.cache,
         calibrate=topic.calibrate,
+        calibration=topic.calibration.to_dict(),
+        report=topic.quality(settings.threshold),
     )
-    context.record_model(f"embedding:{settings.topic_model.encoder}", constraint.identity)
-    context.record_model("topic_calibration", topic.calibration.to_dict())
-    context.record_report("similarity", topic.quality(threshold))
-    return constraint

@@ -32,8 +32,8 @@ def zero_shot_teacher(backbone: BackboneParams, seed: int) -> tuple[Contradictio
     params. ``min_mass`` 0 keeps every answer, so that every pair has a score to rank.
     """
     entry = GOALS.get(ZERO_SHOT_GOAL, "evaluate.zero_shot")
-    settings = entry.validate_settings({"backbone": None}, "evaluate.zero_shot")
-    context = AssemblyContext(seed=seed, min_mass=0.0, backbone_params=backbone, load_backbone=load_backbone)
+    settings = entry.validate_settings({"min_mass": 0.0, "backbone": None}, "evaluate.zero_shot")
+    context = AssemblyContext(seed=seed, backbone_params=backbone, load_backbone=load_backbone)
     return entry.factory(settings, context), context
 
 

@@ -2,7 +2,9 @@
 
 Each part is chosen by name in the `evolve` params (``search``, ``transformation``,
 ``similarity``, ``claim``, ``fluency``, ``goal``; ``off`` switches a filter off) and built by its
-registered factory from its settings block ``evolve.settings.<slot>.<name>``. Only a
+registered factory from its settings block ``evolve.settings.<slot>.<name>``, with what its
+registration ``reads`` outside the block filled in (a threshold such as ``sim``, a section
+such as ``filter_models``; :func:`shared_settings`), so a part reads nothing else. Only a
 chosen component that has settings needs its block: a new component without settings is
 its module alone, and one with settings adds its block when a run chooses it. Every block
 present is validated, used or not, so a misspelt key anywhere stops the stage before any
@@ -17,13 +19,13 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel
 
-from scicon.assembly_context import AssemblyContext, settings_read
+from scicon.assembly_context import AssemblyContext, declared_models, settings_read
 from scicon.constraints import CONSTRAINTS
 from scicon.errors import ParamsError
 from scicon.evolve.params import EvolveParams
 from scicon.goal import GOALS
 from scicon.goal.base import TargetConfidence
-from scicon.params import Section
+from scicon.params import Section, Thresholds
 from scicon.records.base import TargetLabel
 from scicon.registry import Entry, Registry
 from scicon.search import SEARCHES
@@ -68,15 +70,15 @@ def chosen_parts(params: EvolveParams) -> dict[str, str]:
     return {slot.key: getattr(params, slot.key) for slot in SLOTS}
 
 
-def shared_settings(**sections: Section | None) -> dict[str, object]:
+def shared_settings(thresholds: Thresholds, **sections: Section | None) -> dict[str, object]:
     """What parts read outside their blocks (their registrations' ``reads``), by params key:
-    every key of the sections the evolve stage declares besides its own."""
-    return {
-        f"{name}.{key}": getattr(section, key)
-        for name, section in sections.items()
-        if section is not None
-        for key in type(section).model_fields
-    }
+    the thresholds (top-level ``sim``, ``claim``, ``target``) and every key of the sections the
+    evolve stage declares besides its own. The one place a part's threshold comes from."""
+    shared: dict[str, object] = dict(thresholds)
+    for name, section in sections.items():
+        if section is not None:
+            shared.update({f"{name}.{key}": getattr(section, key) for key in type(section).model_fields})
+    return shared
 
 
 def validated_settings(
@@ -110,9 +112,11 @@ def validated_settings(
 
 
 def _with_reads(entry: Entry, block: object, key: str, shared: Mapping[str, object]) -> BaseModel | None:
-    """An entry's settings from its block, with the settings it reads elsewhere filled in."""
+    """An entry's settings from its block, with the settings it reads elsewhere filled in: one
+    with settings of its own needs its block, one whose every setting is read elsewhere none."""
     reads = settings_read(entry.facts)
-    if not reads:
+    own = set(entry.settings.model_fields) - set(reads) if entry.settings is not None else set()
+    if not reads or (block is None and own):
         return entry.validate_settings(block, key)
     values = dict(block) if isinstance(block, Mapping) else {}
     for setting, source in reads.items():
@@ -128,7 +132,7 @@ def _with_reads(entry: Entry, block: object, key: str, shared: Mapping[str, obje
 
 def _chosen_components(params: EvolveParams) -> list[tuple[str, str]]:
     """(slot, name) of every component the params choose; a mixed transformation's parts are
-    looked up when it is built (:meth:`AssemblyContext.component_settings`)."""
+    looked up when it is built (:meth:`AssemblyContext.part`)."""
     chosen = [
         (key, name)
         for key, name in chosen_parts(params).items()
@@ -156,27 +160,65 @@ def check_combination(params: EvolveParams) -> None:
                 )
 
 
-def build_part(slot_key: str, name: str, context: AssemblyContext):
-    entry = _slot(slot_key).entry(name)
-    return entry.factory(context.component_settings(slot_key, name, entry), context)
+@dataclass(frozen=True)
+class Assembly:
+    """The searches of one run and the parts they were made of, each by its params key."""
+
+    searches: dict[TargetLabel, Search]
+    parts: dict[str, object]
+    context: AssemblyContext
+
+    def models(self) -> dict[str, object]:
+        """Every model the parts say they use, by part and label: what a resumed pair must share."""
+        return {
+            f"{key}:{label}": identity
+            for key, part in self.parts.items()
+            for label, identity in declared_models(part).items()
+        }
+
+    def reports(self) -> dict[str, dict]:
+        """The held-out quality of each fitted constraint, by its kind (``similarity``, ``claim``)."""
+        return {
+            part.kind: part.report
+            for part in self.parts.values()
+            if getattr(part, "report", None) is not None
+        }
+
+    @property
+    def backbones(self):
+        return self.context.backbones
 
 
-def build_searches(params: EvolveParams, context: AssemblyContext) -> dict[TargetLabel, Search]:
-    """One search per target label, sharing the models behind them."""
+def assemble(params: EvolveParams, shared: Mapping[str, object], context: AssemblyContext) -> Assembly:
+    """One search per target label, sharing the parts and the models behind them. Every
+    setting is validated before any part is built; ``shared`` holds what parts read outside
+    their blocks (:func:`shared_settings`)."""
     check_combination(params)
-    scorer = build_part("goal", params.goal, context)
-    constraints = [
-        build_part(key, getattr(params, key), context)
-        for key in ("similarity", "claim", "fluency")
-        if getattr(params, key) != OFF
-    ]
-    edits = [build_part(EDITS.key, name, context) for name in params.edits]
-    transformation = build_part("transformation", params.transformation, context)
+    settings = validated_settings(params, shared)
+
+    def build(slot_key: str, name: str, key: str):
+        entry = _slot(slot_key).registry.get(_slot(slot_key).prefix + name, key)
+        if (slot_key, name) not in settings:
+            settings[(slot_key, name)] = _with_reads(
+                entry, None, f"evolve.settings.{slot_key}.{name}", shared
+            )
+        return entry.factory(settings[(slot_key, name)], context)
+
+    context.build_part = build
+    parts: dict[str, object] = {"goal": build("goal", params.goal, "evolve.goal")}
+    for key in ("similarity", "claim", "fluency"):
+        if getattr(params, key) != OFF:
+            parts[key] = build(key, getattr(params, key), f"evolve.{key}")
+    for name in params.edits:
+        parts[f"edits.{name}"] = build(EDITS.key, name, "evolve.edits")
+    parts["transformation"] = build("transformation", params.transformation, "evolve.transformation")
+    constraints = [parts[key] for key in ("similarity", "claim", "fluency") if key in parts]
+    edits = [parts[f"edits.{name}"] for name in params.edits]
     sizes = SearchSettings(params.population_size, params.candidates_per_mutation, params.max_iterations)
     search = SLOT["search"].entry(params.search)
     searches = {}
     for target in params.targets:
-        goal = TargetConfidence(scorer, target, context.threshold("target", "evolve.goal"))
-        parts = SearchParts(CandidateChecks(goal, edits, constraints), transformation, sizes)
-        searches[target] = search.factory(context.component_settings("search", params.search, search), parts)
-    return searches
+        goal = TargetConfidence(parts["goal"], target, shared["target"])
+        search_parts = SearchParts(CandidateChecks(goal, edits, constraints), parts["transformation"], sizes)
+        searches[target] = search.factory(settings[("search", params.search)], search_parts)
+    return Assembly(searches, parts, context)

@@ -35,12 +35,6 @@ class EvolveParams(Section):
     fluency: str = Field(min_length=1, description="a fluency constraint (params candidates.fluency), or off")
     goal: str = Field(min_length=1)
     edits: tuple[str, ...] = Field(description="edit constraints a candidate must pass, cheapest first")
-    max_words_changed: float = Field(
-        gt=0.0, le=1.0, description="share of a parent's words an edit may change"
-    )
-    min_mass: float = Field(
-        ge=0.0, le=1.0, description="yes/no answers with less probability on yes+no count as no answer"
-    )
     settings: dict[str, dict[str, dict | None]] = Field(description="component settings by part and name")
     pair_kinds: tuple[PairKind, ...] = Field(min_length=1)
     max_pairs: int | None = Field(gt=0)

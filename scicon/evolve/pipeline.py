@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,7 +24,7 @@ from scicon.candidates import CandidateParams
 from scicon.codedeps.closure import stage_code_digest
 from scicon.codedeps.params_read import rerun_keys
 from scicon.errors import NoWorkError
-from scicon.evolve.assembly import build_searches, shared_settings, validated_settings
+from scicon.evolve.assembly import Assembly, assemble, shared_settings
 from scicon.evolve.metrics import evolve_metrics, success_by_generation
 from scicon.evolve.params import EvolveParams, recipe_name
 from scicon.evolve.recipes import PAPER
@@ -32,7 +32,7 @@ from scicon.evolve.runner import config_digest, run_searches
 from scicon.fitted.filter_models import FilterModels
 from scicon.goal import GOALS
 from scicon.models import EMBEDDED_PREFIX
-from scicon.params import Thresholds, result_settings
+from scicon.params import Section, Thresholds, result_settings
 from scicon.paths import cache_root
 from scicon.records.corpus import Abstract
 from scicon.records.evolve import MutatedPair, PairTrace
@@ -114,23 +114,15 @@ def with_teacher(params: EvolveParams, folder: str) -> EvolveParams:
     return params.model_copy(update={"recipe": None, "goal": TEACHER_GOAL, "settings": settings})
 
 
-def results_digest(
-    params: EvolveParams,
-    thresholds: Thresholds,
-    context: AssemblyContext,
-    filter_models: FilterModels | None = None,
-) -> str:
-    """Code, result-changing parameters, thresholds and models: what a journal record must match."""
+def results_digest(params: EvolveParams, shared: Mapping[str, object], assembly: Assembly) -> str:
+    """Code, result-changing parameters, what the parts read outside their blocks (thresholds,
+    shared sections) and the models the parts say they use: what a journal record must match."""
     keys = [key for key in rerun_keys(EvolveParams, "") if key not in PAIR_SELECTION_KEYS]
     results = params.model_dump(mode="json", include=set(keys))
-    return config_digest(
-        stage_code_digest(STAGE_SCRIPT),
-        results,
-        thresholds.model_dump(),
-        context.candidates.model_dump(mode="json") if context.candidates is not None else None,
-        result_settings(filter_models) if filter_models is not None else None,
-        context.models_digest(),
-    )
+    outside = {
+        key: result_settings(value) if isinstance(value, Section) else value for key, value in shared.items()
+    }
+    return config_digest(stage_code_digest(STAGE_SCRIPT), results, outside, assembly.models())
 
 
 def run_evolve(
@@ -148,30 +140,26 @@ def run_evolve(
     selected = select_pairs(pairs, params)
     if not selected:
         raise NoWorkError(no_pairs_message(pairs, params))
+    shared = shared_settings(thresholds, candidates=candidates, filter_models=filter_models)
     cache = CallCache(cache_root() / CACHE_FILE)
     context = AssemblyContext(
-        thresholds=thresholds,
-        abstracts=abstracts,
         seed=params.seed,
-        min_mass=params.min_mass,
-        max_words_changed=params.max_words_changed,
         backbone_params=backbone_params,
         load_backbone=load_backbone or load_configured_backbone,
+        abstracts=abstracts,
         cache=cache,
-        candidates=candidates,
-        settings=validated_settings(params, shared_settings(filter_models=filter_models)),
     )
     recipe = recipe_name(params)
     try:
-        searches = build_searches(params, context)
+        assembly = assemble(params, shared, context)
         _warn_if_not_the_papers(recipe, backbone_params, context)
         started = time.perf_counter()
         by_pmid = {abstract.pmid: abstract for abstract in abstracts}
         result = run_searches(
             selected,
-            searches,
+            assembly.searches,
             journal=journal,
-            config_digest=results_digest(params, thresholds, context, filter_models),
+            config_digest=results_digest(params, shared, assembly),
             recipe=recipe,
             seed=params.seed,
             abstracts=by_pmid,
@@ -192,8 +180,8 @@ def run_evolve(
     searched = Counter(pair.kind.value for pair in selected)
     metrics["pairs_per_kind"] = {kind.value: searched[kind.value] for kind in params.pair_kinds}
     metrics["resumed_pairs"] = result.resumed
-    if context.reports:
-        metrics["filters"] = context.reports
+    if assembly.reports():
+        metrics["filters"] = assembly.reports()
     return EvolveOutput(
         traces=result.traces,
         accepted=result.accepted,

@@ -21,6 +21,17 @@ from scicon.io import hash_file
 from scicon.params import Section
 
 
+class ClassifierGoal(ContradictionClassifier):
+    """A classifier folder as the teacher, with its identity: its weights and calibrations."""
+
+    def __init__(self, folder: str, contradiction_label: str, identity: dict):
+        super().__init__(folder, contradiction_label)
+        self.identity = identity
+
+    def models(self) -> dict[str, object]:
+        return {"classifier": self.identity}
+
+
 class ClassifierGoalSettings(Section):
     model: str | None = Field(description="a classifier folder (the teacher stage's, or any NLI model)")
     contradiction_label: str = Field(
@@ -34,7 +45,7 @@ class ClassifierGoalSettings(Section):
     description="a sequence-classification model",
     folder_setting="model",  # the setting `evolve --teacher FOLDER` fills (self-training)
 )
-def classifier_goal(settings: ClassifierGoalSettings, context: AssemblyContext):
+def classifier_goal(settings: ClassifierGoalSettings, context: AssemblyContext) -> ClassifierGoal:
     if not settings.model:
         raise ParamsError("evolve.settings.goal.classifier.model: the classifier goal needs a model folder")
     # the calibrations are part of what the teacher answers, so part of its identity
@@ -43,5 +54,4 @@ def classifier_goal(settings: ClassifierGoalSettings, context: AssemblyContext):
         "weights": weights_identity(settings.model, context.cache),
         "calibration": "".join(hash_file(path)[0] for path in calibrations) or None,
     }
-    context.record_model(f"classifier:{settings.model}", identity)
-    return ContradictionClassifier(settings.model, settings.contradiction_label)
+    return ClassifierGoal(settings.model, settings.contradiction_label, identity)

@@ -15,6 +15,9 @@ from scicon.prompts import CLASSIFICATION
 
 
 class LlmGoalSettings(Section):
+    min_mass: float = Field(
+        ge=0.0, le=1.0, description="a yes/no answer with less probability on yes+no is no answer"
+    )
     backbone: dict | None = Field(description="overrides of the backbone section for the teacher")
 
 
@@ -34,10 +37,13 @@ class LlmContradictionScorer:
         prompts = [CLASSIFICATION.format(sentence1=first, sentence2=second) for first, second in pairs]
         return yes_probabilities(self.backbone, prompts, "classification", self.min_mass)
 
+    def models(self) -> dict[str, object]:
+        return {"backbone": self.backbone.identity_digest}
+
 
 @GOALS.register(
     "llm", settings=LlmGoalSettings, needs_backbone=True, description="the backbone (prompt E.3.4)"
 )
 def llm_goal(settings: LlmGoalSettings, context: AssemblyContext) -> LlmContradictionScorer:
     backbone = context.backbone(settings.backbone, "evolve.settings.goal.llm.backbone")
-    return LlmContradictionScorer(backbone, context.min_mass)
+    return LlmContradictionScorer(backbone, settings.min_mass)

@@ -29,6 +29,9 @@ class LlmWordReplacement:
         self.backbone = backbone
         self.sampling = sampling
 
+    def models(self) -> dict[str, object]:
+        return {"backbone": self.backbone.identity_digest}
+
     def propose(self, requests: Sequence[MutationRequest]) -> list[list[str | None]]:
         if not requests:
             return []

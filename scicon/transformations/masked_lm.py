@@ -35,10 +35,14 @@ class MaskedLmReplacement(RandomizedTransformation):
 
         self._torch = torch
         reference = resolve_model(model)
+        self.reference = reference
         self.tokenizer = AutoTokenizer.from_pretrained(reference)
         self.model = AutoModelForMaskedLM.from_pretrained(reference).eval()
         self.top_k = top_k
         self._lock = threading.Lock()
+
+    def models(self) -> dict[str, object]:
+        return {"mlm": self.reference}
 
     def _sample(self, request: MutationRequest, rng: random.Random) -> str | None:
         spans = content_word_spans(request.sentence2)
@@ -70,6 +74,4 @@ class MaskedLmReplacement(RandomizedTransformation):
 
 @TRANSFORMATIONS.register("mlm", settings=MaskedLmSettings, description="a masked LM's top predictions")
 def masked_lm_replacement(settings: MaskedLmSettings, context: AssemblyContext) -> MaskedLmReplacement:
-    replacement = MaskedLmReplacement(settings.model, settings.top_k)
-    context.record_model(f"mlm:{settings.model}", resolve_model(settings.model))
-    return replacement
+    return MaskedLmReplacement(settings.model, settings.top_k)

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from pydantic import Field, field_validator
 
-from scicon.assembly_context import AssemblyContext
+from scicon.assembly_context import AssemblyContext, declared_models
 from scicon.params import Section
 from scicon.sampling import apportion
 from scicon.transformations import TRANSFORMATIONS
@@ -27,6 +27,13 @@ class MixedTransformation:
             raise ValueError("a mixed transformation needs parts with positive shares")
         self.parts = [(part, share / total) for part, share in parts]
         self.name = "+".join(part.name for part, _ in parts)
+
+    def models(self) -> dict[str, object]:
+        return {
+            f"{part.name}:{label}": identity
+            for part, _ in self.parts
+            for label, identity in declared_models(part).items()
+        }
 
     def propose(self, requests: Sequence[MutationRequest]) -> list[list[str | None]]:
         proposals: list[list[str | None]] = [[] for _ in requests]
@@ -65,7 +72,4 @@ def mixed_transformation(settings: MixedSettings, context: AssemblyContext) -> M
 
 
 def _part(name: str, context: AssemblyContext) -> Transformation:
-    # looked up here, in the registry this module registers in, so that a part never
-    # imports the evolve pipeline that assembles it; a block its params hold was validated there
-    entry = TRANSFORMATIONS.get(name, "evolve.settings.transformation.mixed.parts")
-    return entry.factory(context.component_settings("transformation", name, entry), context)
+    return context.part("transformation", name, "evolve.settings.transformation.mixed.parts")

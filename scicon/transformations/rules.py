@@ -17,8 +17,9 @@ from scicon.transformations.base import MutationRequest
 
 class RuleReplacementSettings(Section):
     operators: tuple[str, ...] | None = Field(
-        description="operator names (null: candidates.operators, those the negatives use)"
+        description="operator names (null: candidate_operators, those the negatives use)"
     )
+    candidate_operators: tuple[str, ...] = Field(min_length=1, description="the operators of every rewriter")
 
 
 class RuleReplacement:
@@ -39,8 +40,13 @@ class RuleReplacement:
         return proposals
 
 
-@TRANSFORMATIONS.register("rules", settings=RuleReplacementSettings, description="the rule operators")
+@TRANSFORMATIONS.register(
+    "rules",
+    settings=RuleReplacementSettings,
+    description="the rule operators",
+    reads={"candidate_operators": "candidates.operators"},
+)
 def rule_replacement(settings: RuleReplacementSettings, context: AssemblyContext) -> RuleReplacement:
     if settings.operators is not None:
         return RuleReplacement(settings.operators)
-    return RuleReplacement(context.candidate_checks("evolve.settings.transformation.rules").operators)
+    return RuleReplacement(settings.candidate_operators)
