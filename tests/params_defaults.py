@@ -19,8 +19,3 @@ def section_values(name: str) -> dict:
 def section(name: str, model: type[SectionT], **overrides) -> SectionT:
     """The ``name`` section of params.yaml as ``model``, with ``overrides`` applied."""
     return model.model_validate({**section_values(name), **overrides})
-
-
-def component_values(part: str, name: str) -> dict:
-    """The settings block of an evolve component: ``evolve.settings.<part>.<name>``."""
-    return dict(section_values("evolve")["settings"][part][name])

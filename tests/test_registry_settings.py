@@ -107,6 +107,29 @@ def test_a_mixed_transformation_asks_for_the_settings_of_its_parts(built):
         assemble(params, THRESHOLDS, ScriptedBackend())
 
 
+def test_every_setting_a_part_reads_outside_its_block_is_one_the_evolve_stage_declares():
+    from scicon.assembly_context import settings_read
+    from scicon.codedeps.params_read import expected_params
+    from scicon.constraints import CONSTRAINTS
+    from scicon.goal import GOALS
+
+    declared = expected_params("stages/evolve.py")
+    given = shared(THRESHOLDS)
+    reads = [
+        (entry, setting, source)
+        for registry in (TRANSFORMATIONS, CONSTRAINTS, GOALS)
+        for entry in registry
+        for setting, source in settings_read(entry.facts).items()
+    ]
+    assert {source for _, _, source in reads} >= {"sim", "claim", "filter_models.topic_model"}
+    for entry, setting, source in reads:
+        assert setting in entry.settings.model_fields, f"{entry.name} reads {source} into no setting"
+        assert source in given, f"{entry.name} reads {source}, which the evolve stage does not pass"
+        assert any(key == source or key.startswith(f"{source}.") for key in declared), (
+            f"{entry.name} reads {source}, which the evolve stage does not declare in dvc.yaml"
+        )
+
+
 def test_a_misspelt_or_missing_registration_fact_stops_the_registration_naming_it():
     from scicon.readers import LoaderFacts
     from scicon.registry import Registry
