@@ -236,3 +236,44 @@ def test_a_missing_verifier_folder_stops_and_one_trained_on_marked_edits_is_refu
     (folder / "scicon_classifier.json").write_text(json.dumps({"edit_marking": "bracketed"}))
     with pytest.raises(ParamsError, match="find.verifier: .* trained on marked edits"):
         finder_verifier(_params(verifier=str(folder)))
+
+
+def test_the_healthver_harness_re_reads_with_the_verifier_it_is_given_and_prices_each_setting(
+    reruns, demo_abstracts, tmp_path
+):
+    from perf.find_dev import main
+    from scicon.io import write_jsonl
+
+    root, params, _, _ = reruns
+    healthver = tmp_path / "healthver_dev.csv"
+    rows = ["claim,question,evidence,label"]
+    for text in TEXTS:
+        label = "Supports" if "not" not in text and "raised" not in text else "Refutes"
+        rows.append(f'"{text}",Does drug alpha lower blood pressure?,"Alpha lowered blood pressure.",{label}')
+    healthver.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    abstracts = tmp_path / "abstracts.jsonl"
+    write_jsonl(abstracts, demo_abstracts)
+    out = tmp_path / "find_dev.json"
+    common = f"min_claim=0,min_same_topic=0,verifier_top={TOP},verifier_rank=verifier"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SCICON_CACHE_DIR", str(root / "cache"))
+        main(
+            [
+                *("--healthver", str(healthver), "--abstracts", str(abstracts)),
+                *("--classifier", params.classifier, "--verifier", params.verifier),
+                *("--setting", f"re-read:{common}", "--setting", f"off:{common},verifier_top=0"),
+                *("--out", str(out), "--run-out", str(tmp_path / "runs")),
+            ]
+        )
+    figures = json.loads(out.read_text(encoding="utf-8"))
+    assert figures["verifier"] == params.verifier and figures["verifier_pairs_per_second"] > 0
+    on, off = (figures["settings"][name]["candidates"] for name in ("re-read", "off"))
+    assert on["reread"] == {"pairs": TOP, "off": None}
+    assert off["reread"] == {"pairs": 0, "off": "find.verifier_top is 0"}
+    # each setting priced as if the verifier read every pair it scored, whether it re-read or not
+    for setting in (on, off):
+        assert setting["seconds"]["verifier_scoring_every_scored_pair_at_measured_rate"] == pytest.approx(
+            setting["pairs_scored_both_orders"] / figures["verifier_pairs_per_second"], abs=0.1
+        )
+    report = json.loads((tmp_path / "runs" / "re-read" / "report.json").read_text(encoding="utf-8"))
+    assert report["reread"]["pairs"] == TOP
