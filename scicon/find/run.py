@@ -227,11 +227,18 @@ def comparable(
 def scored(claims: Sequence[Claim], kept: Sequence[Candidate], score: Score) -> int:
     """Step 5: the comparable candidates' P(contradiction) in both orders; returns the pairs scored."""
     chosen = [candidate for candidate in kept if candidate.comparison.comparable]
+    for candidate, ab, ba in zip(chosen, *_in_both_orders(claims, chosen, score), strict=True):
+        candidate.score_ab, candidate.score_ba = ab, ba
+    return 2 * len(chosen)
+
+
+def _in_both_orders(
+    claims: Sequence[Claim], chosen: Sequence[Candidate], score: Score
+) -> tuple[list[float], list[float]]:
+    """``score`` of each chosen pair A then B, and B then A, in one call (one batched pass)."""
     texts = [(claims[c.first].text, claims[c.second].text) for c in chosen]
     both = score(texts + [(second, first) for first, second in texts])
-    for candidate, ab, ba in zip(chosen, both[: len(texts)], both[len(texts) :], strict=True):
-        candidate.score_ab, candidate.score_ba = ab, ba
-    return len(both)
+    return both[: len(texts)], both[len(texts) :]
 
 
 def flag_threshold(kept: Sequence[Candidate], rate: float) -> float | None:
@@ -268,9 +275,7 @@ def reread(
     top = list(itertools.takewhile(lambda c: c.score is not None, order))[: params.verifier_top]
     if not top:
         return list(order), 0
-    texts = [(claims[c.first].text, claims[c.second].text) for c in top]
-    both = verifier_score(texts + [(second, first) for first, second in texts])
-    for candidate, ab, ba in zip(top, both[: len(texts)], both[len(texts) :], strict=True):
+    for candidate, ab, ba in zip(top, *_in_both_orders(claims, top, verifier_score), strict=True):
         candidate.verifier_ab, candidate.verifier_ba = ab, ba
         candidate.ranked_by = (
             candidate.verifier_score
@@ -278,7 +283,7 @@ def reread(
             else (candidate.score + candidate.verifier_score) / 2.0
         )
     # a stable sort: pairs the re-read ties keep the classifier's order
-    return sorted(top, key=lambda c: -c.ranked_by) + list(order[len(top) :]), len(both)
+    return sorted(top, key=lambda c: -c.ranked_by) + list(order[len(top) :]), 2 * len(top)
 
 
 def reread_report(
