@@ -18,10 +18,14 @@ run in docs/find.md (``hv-NNN`` in order of first appearance). Each setting is a
 question, which blocks the candidates by it); ``--run-out`` keeps each setting's run, a folder
 ``python -m scicon.find review-export`` reads. Scores are computed once per sentence pair and
 shared by the settings: each setting's scoring seconds are its pairs at the rate measured.
-Stance per question is compared across methods on each setting's scored pairs.
+Stance per question is compared across methods on each setting's scored pairs. A trained
+``--verifier`` (default ``find.verifier``) re-reads each setting's ``find.verifier_top``
+best-ranked scored pairs (``verifier_top=0`` in a setting: none), its scores shared the same way;
+each setting is priced at the verifier's measured rate too, as if it read every scored pair.
 
     python -m perf.find_dev --healthver /abs/path/healthver_dev.csv --abstracts abstracts.jsonl \\
-        --classifier models/teacher --out reports/perf/find_dev.json --run-out data/find-healthver
+        --classifier models/teacher --verifier models/verifier --out reports/perf/find_dev.json \\
+        --run-out data/find-healthver
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ from pathlib import Path
 from scicon.annotation.intervals import share_with_interval
 from scicon.find.params import FindParams
 from scicon.find.pipeline import caching_encoder, finder_claim_settings, finder_models, write_outputs
-from scicon.find.run import FindResult, find_contradictions
+from scicon.find.run import FindResult, Verifier, find_contradictions
 from scicon.find.stance import Edge, clusters, stance_groups
 from scicon.fitted.filter_models import FilterModels
 from scicon.io import read_json_objects, read_jsonl, write_json
@@ -97,8 +101,11 @@ def read_healthver(path: Path) -> tuple[list[Claim], Truth]:
     return claims, Truth({ids[key]: question[key] for key in texts}, relation)
 
 
-def candidate_figures(result: FindResult, truth: Truth, rate: float, level: float) -> dict:
-    """Same-question pairs among the candidates, the kept and the scored pairs, against the cost."""
+def candidate_figures(
+    result: FindResult, truth: Truth, rate: float, level: float, verifier_rate: float | None = None
+) -> dict:
+    """Same-question pairs among the candidates, the kept and the scored pairs, against the cost
+    (the verifier's too, at its measured rate, when one re-read pairs)."""
     report = result.report
     kept = [(pair.a.claim_id, pair.b.claim_id) for pair in result.pairs]
     scored = [(pair.a.claim_id, pair.b.claim_id) for pair in result.pairs if pair.score is not None]
@@ -122,7 +129,11 @@ def candidate_figures(result: FindResult, truth: Truth, rate: float, level: floa
         "seconds": {
             "candidates": report["timings"]["seconds"]["candidates"],
             "scoring_at_measured_rate": round(2 * len(scored) / rate, 1) if rate else None,
+            "verifier_scoring_every_scored_pair_at_measured_rate": (
+                round(2 * len(scored) / verifier_rate, 1) if verifier_rate else None
+            ),
         },
+        "reread": {"pairs": report["reread"]["pairs"], "off": report["reread"]["off"]},
         "flag": report["flag"],
         "flagged": report["flagged"],
     }
@@ -325,6 +336,11 @@ def main(argv: list[str] | None = None) -> None:
         "--abstracts", required=True, type=Path, help="abstracts to fit the topic and claim models on"
     )
     parser.add_argument("--classifier", help="classifier folder (default: find.classifier)")
+    parser.add_argument(
+        "--verifier",
+        help="verifier folder that re-reads each setting's best-ranked pairs (default: find.verifier; "
+        "marked untrained: no re-read)",
+    )
     parser.add_argument("--params", default="params.yaml")
     parser.add_argument("--setting", action="append", help="name:key=value,... (repeatable; default: four)")
     parser.add_argument("--out", required=True, type=Path, help="figures (JSON)")
@@ -349,6 +365,8 @@ def main(argv: list[str] | None = None) -> None:
     level = load_section(args.params, "gold", GoldSpec).confidence_level  # every blind read's level
     if args.classifier:
         params = params.model_copy(update={"classifier": args.classifier})
+    if args.verifier:
+        params = params.model_copy(update={"verifier": args.verifier})
     filters = load_section(args.params, "filter_models", FilterModels)
     topic = filters.topic_model
     claim_settings = finder_claim_settings(filters.claim_model, params, args.params)
@@ -359,6 +377,10 @@ def main(argv: list[str] | None = None) -> None:
     encoder = caching_encoder(topic)
     scores = SharedScores(lambda pairs: [0.0] * len(pairs) if args.candidates_only else models.score(pairs))
     rate = args.candidates_only or None
+    verifier_scores = SharedScores(models.verifier.score) if models.verifier.score else None
+    verifier = Verifier(verifier_scores, models.verifier.off)
+    if args.candidates_only:
+        verifier_scores, verifier = None, Verifier(None, "--candidates-only: nothing is scored")
     settings = {}
     for text in args.setting or DEFAULT_SETTINGS:
         name, changes, given = parse_setting(text)
@@ -369,7 +391,7 @@ def main(argv: list[str] | None = None) -> None:
         ]
         started = time.perf_counter()
         result = find_contradictions(
-            asked, chosen, encoder, models.same_topic, scores, models.claim_probability
+            asked, chosen, encoder, models.same_topic, scores, models.claim_probability, verifier
         )
         print(
             f"{name}: {time.perf_counter() - started:.1f} s, {result.report['scored']} pairs scored",
@@ -378,6 +400,7 @@ def main(argv: list[str] | None = None) -> None:
         settings[name] = {"changes": changes, "question_given": given, "result": result, "params": chosen}
     figures = {
         "classifier": params.classifier,
+        "verifier": params.verifier,
         "abstracts": str(args.abstracts),
         "claims": len(claims),
         "questions": len(set(truth.question_of.values())),
@@ -385,13 +408,20 @@ def main(argv: list[str] | None = None) -> None:
             Counter("same" if r > 0 else "opposite" for r in truth.relation.values())
         ),
         "pairs_scored_per_second": round(rate or scores.rate, 2),
+        "verifier_pairs_per_second": round(verifier_scores.rate, 2) if verifier_scores else None,
         "candidates_only": bool(args.candidates_only),
         "models": models.quality,
         "settings": {
             name: {
                 "changes": run["changes"],
                 "question_given": run["question_given"],
-                "candidates": candidate_figures(run["result"], truth, rate or scores.rate, level),
+                "candidates": candidate_figures(
+                    run["result"],
+                    truth,
+                    rate or scores.rate,
+                    level,
+                    verifier_scores.rate if verifier_scores else None,
+                ),
             }
             | (
                 {}

@@ -1,8 +1,10 @@
 """Stage `find`: contradicting findings across the ingested abstracts, ranked, on one page.
 
-Reads the abstracts and the classifier of `find.classifier`; writes the ranked claim pairs
-and the stance per question (`data/find`), `metrics/find.json` (headline), `reports/find.json`
-(every figure) and the self-contained page `reports/find.html` (docs/find.md).
+Reads the abstracts, the classifier of `find.classifier` and the verifier of `find.verifier`
+(which re-reads the best-ranked pairs; marked untrained, none is); writes the ranked claim
+pairs and the stance per question (`data/find`), `metrics/find.json` (headline),
+`reports/find.json` (every figure) and the self-contained page `reports/find.html`
+(docs/find.md).
 """
 
 from pathlib import Path

@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from scicon.classifier_folder import write_untrained
 from scicon.errors import InputFormatError, NoWorkError, ParamsError
 from scicon.find.checks import Comparability
 from scicon.find.claims import read_claims_file, require_claims
@@ -366,6 +367,12 @@ def _params(**changes) -> FindParams:
     return section("find", FindParams, **changes)
 
 
+def _untrained_verifier(root: Path) -> str:
+    """A verifier folder as its stage leaves it with verifier.train false: the re-read is off."""
+    write_untrained(root / "verifier", "verifier.train is false")
+    return str(root / "verifier")
+
+
 def _topic() -> TopicModelSettings:
     return TopicModelSettings.model_validate(section_values("filter_models")["topic_model"])
 
@@ -386,7 +393,10 @@ def test_the_finder_claim_model_takes_its_changes_from_find_claim_model_and_name
 def test_registrations_on_the_demo_are_left_out_as_non_claims_and_the_conclusions_kept(
     demo_abstracts, tmp_path
 ):
-    params = _params(classifier=str(save_tiny_bert(tmp_path / "classifier", {0: "no", 1: "contradiction"})))
+    params = _params(
+        classifier=str(save_tiny_bert(tmp_path / "classifier", {0: "no", 1: "contradiction"})),
+        verifier=_untrained_verifier(tmp_path),
+    )
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("SCICON_CACHE_DIR", str(tmp_path / "cache"))
         result = run_find(params, _topic(), _claim(params), demo_abstracts)
@@ -409,7 +419,12 @@ def found(tmp_path_factory, demo_abstracts):
     root = tmp_path_factory.mktemp("find")
     classifier = save_tiny_bert(root / "classifier", {0: "non_contradiction", 1: "contradiction"})
     params = _params(
-        classifier=str(classifier), min_same_topic=0.0, flag_rate=1.0, min_shared_terms=2, min_claim=0.0
+        classifier=str(classifier),
+        verifier=_untrained_verifier(root),
+        min_same_topic=0.0,
+        flag_rate=1.0,
+        min_shared_terms=2,
+        min_claim=0.0,
     )
     topic, claim = _topic(), _claim(params)
     claims = read_claims_file(FIND / "claims.tsv")

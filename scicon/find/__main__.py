@@ -40,6 +40,9 @@ def parser() -> argparse.ArgumentParser:
         help="claims file (JSONL or TSV: id, text, group, pmid, question) instead of the abstracts' claims",
     )
     run.add_argument("--classifier", help="classifier folder (default: find.classifier)")
+    run.add_argument(
+        "--verifier", help="verifier folder that re-reads the best-ranked pairs (default: find.verifier)"
+    )
     run.add_argument("--out", required=True, help="output folder: contradictions.jsonl, stance_groups.jsonl")
     run.add_argument("--page", required=True, help="output HTML page")
     run.add_argument("--report", required=True, help="output JSON of every figure")
@@ -80,6 +83,8 @@ def main(args: argparse.Namespace) -> None:
 def _run(args: argparse.Namespace, params: FindParams) -> None:
     if args.classifier:
         params = params.model_copy(update={"classifier": args.classifier})
+    if args.verifier:
+        params = params.model_copy(update={"verifier": args.verifier})
     filters = load_section(args.params, "filter_models", FilterModels)
     topic = filters.topic_model
     claim = finder_claim_settings(filters.claim_model, params, args.params)

@@ -108,6 +108,12 @@ def _pair(pair: FoundPair, review: Mapping | None) -> str:
             if pair.score is not None
             else "not scored"
         ),
+        (
+            f"verifier P(contradiction) {pair.verifier.score:.3f} "
+            f"(A→B {pair.verifier.score_ab:.3f}, B→A {pair.verifier.score_ba:.3f})"
+            if pair.verifier is not None
+            else ""
+        ),
         f"P(same topic) {pair.same_topic:.3f}",
         f"question {_text(pair.question)}" if pair.question else "",
         "shared: " + _text(", ".join(pair.shared_terms)) if pair.shared_terms else "nothing shared",
@@ -219,6 +225,18 @@ def _figures(report: Mapping) -> str:
     )
 
 
+def _reread(report: Mapping) -> str:
+    """What the verifier re-read, said where the ranking is explained (nothing when it read none)."""
+    reread = report.get("reread") or {}
+    if not reread.get("pairs"):
+        return ""
+    by = "its score" if reread["rank"] == "verifier" else "the mean of its score and the classifier's"
+    return (
+        f"\nThe verifier ({_text(reread['verifier'])}) re-read the {reread['pairs']} best-ranked scored "
+        f"pairs, which come first, ranked by {by}."
+    )
+
+
 def render_page(
     pairs: Sequence[FoundPair],
     groups: Sequence[StanceGroupRecord],
@@ -247,7 +265,7 @@ def render_page(
 <p class="meta">Settings: {_text(json.dumps(dict(settings), sort_keys=True))}.
 Showing the {len(shown)} best-ranked of {len(pairs)} pairs ({reviewed} reviewed).
 Comparable pairs come first, by score; the rest are not scored (their text shows they are
-not about one question) and follow by P(same topic).</p>
+not about one question) and follow by P(same topic).{_reread(report)}</p>
 <p id="script-errors"></p>
 {_filters(options, len(shown))}
 {empty}

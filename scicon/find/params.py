@@ -62,5 +62,17 @@ class FindParams(Section):
     hnsw_links: int = Field(ge=4, le=128, description="HNSW graph links per claim (faiss M)")
     hnsw_construction: int = Field(ge=8, description="HNSW candidate list while building (efConstruction)")
     hnsw_search: int = Field(ge=8, description="HNSW candidate list while searching (efSearch)")
+    verifier: str = Field(
+        description="a second classifier folder that re-reads the best-ranked scored pairs, plain, in both "
+        "orders (the verifier stage's; marked untrained: no re-read, the classifier's ranking stands)"
+    )
+    verifier_top: int = Field(
+        ge=0,
+        description="best-ranked scored pairs the verifier re-reads (0: none); the rest keep their order",
+    )
+    verifier_rank: Literal["verifier", "mean"] = Field(
+        description="what the re-read pairs are ranked by: the verifier's score, or the mean of it and "
+        "the classifier's"
+    )
     page_pairs: int = Field(gt=0, description="ranked pairs the HTML page shows")
     batch_size: int = Operational(gt=0, description="claim pairs per classifier forward pass")

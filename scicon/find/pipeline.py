@@ -11,10 +11,21 @@ from pathlib import Path
 import numpy as np
 
 from scicon.classifier import ContradictionClassifier
+from scicon.classifier_folder import untrained_reason
+from scicon.errors import InputNotFoundError, ParamsError
 from scicon.find.claims import claims_from_abstracts, require_claims
 from scicon.find.page import render_page
 from scicon.find.params import FindParams
-from scicon.find.run import Calibrate, ClaimProbability, Encoder, FindResult, Score, find_contradictions
+from scicon.find.run import (
+    NONE_TO_REREAD,
+    Calibrate,
+    ClaimProbability,
+    Encoder,
+    FindResult,
+    Score,
+    Verifier,
+    find_contradictions,
+)
 from scicon.fitted.base import encode
 from scicon.fitted.claim_model import ClaimModelSettings, fit_claim_model
 from scicon.fitted.topic_model import TopicModelSettings, fit_topic_model
@@ -37,12 +48,14 @@ def finder_claim_settings(
 
 @dataclass
 class FinderModels:
-    """What a find run scores with: the fitted same-topic and claim models and the classifier."""
+    """What a find run scores with: the fitted same-topic and claim models, the classifier and the
+    verifier that re-reads its best-ranked pairs."""
 
     same_topic: Calibrate
     score: Score
     claim_probability: ClaimProbability
     quality: dict  # the fitted models' held-out quality, for the report
+    verifier: Verifier
 
 
 def caching_encoder(topic: TopicModelSettings) -> Encoder:
@@ -66,21 +79,51 @@ def finder_models(
     calibration_abstracts: Sequence[Abstract],
 ) -> FinderModels:
     """The same-topic and claim models fitted on ``calibration_abstracts`` (or from the cache),
-    and the classifier of ``find.classifier``, calibrated."""
+    and the classifier of ``find.classifier`` and the verifier of ``find.verifier``, calibrated."""
     claim_model = fit_claim_model(calibration_abstracts, claim_settings)
     topic_model = fit_topic_model(calibration_abstracts, topic)
     classifier = ContradictionClassifier(params.classifier, batch_size=params.batch_size)
-
-    def score(pairs: Sequence[tuple[str, str]]) -> list[float]:
-        return classifier.calibrate(
-            classifier.raw_contradiction_probabilities(pairs, progress="find: scoring")
-        )
-
     quality = {
         "same_topic_model": topic_model.quality(params.min_same_topic),
         "claim_model": claim_model.quality(params.min_claim),
     }
-    return FinderModels(topic_model.calibrate, score, claim_model.probabilities, quality)
+    return FinderModels(
+        topic_model.calibrate,
+        _calibrated(classifier, "find: scoring"),
+        claim_model.probabilities,
+        quality,
+        finder_verifier(params),
+    )
+
+
+def finder_verifier(params: FindParams) -> Verifier:
+    """The verifier of ``find.verifier``, or why there is none: ``find.verifier_top`` 0, or a folder
+    its stage marked untrained (the re-read is then off and the ranking the classifier's)."""
+    if not params.verifier_top:
+        return Verifier(None, NONE_TO_REREAD)
+    if not Path(params.verifier).is_dir():
+        raise InputNotFoundError(
+            f"find.verifier: {params.verifier} not found (the verifier stage writes it, marked untrained "
+            "unless verifier.train: `dvc repro verifier`, or `dvc pull models/verifier`)"
+        )
+    why = untrained_reason(params.verifier)
+    if why is not None:
+        log.info("find: %s is untrained (%s), so nothing is re-read", params.verifier, why)
+        return Verifier(None, f"{params.verifier} holds no trained verifier ({why})")
+    verifier = ContradictionClassifier(params.verifier, batch_size=params.batch_size)
+    if verifier.reads_edits:
+        raise ParamsError(
+            f"find.verifier: {params.verifier} was trained on marked edits; the verifier reads plain "
+            "pairs (train one with the verifier stage, verifier.edits.marked false)"
+        )
+    return Verifier(_calibrated(verifier, "find: re-reading"))
+
+
+def _calibrated(classifier: ContradictionClassifier, progress: str) -> Score:
+    def score(pairs: Sequence[tuple[str, str]]) -> list[float]:
+        return classifier.calibrate(classifier.raw_contradiction_probabilities(pairs, progress=progress))
+
+    return score
 
 
 def run_find(
@@ -106,7 +149,7 @@ def run_find(
         )
     models = finder_models(params, topic, claim_settings, calibration_abstracts)
     result = find_contradictions(
-        claims, params, encoder, models.same_topic, models.score, models.claim_probability
+        claims, params, encoder, models.same_topic, models.score, models.claim_probability, models.verifier
     )
     # claims read from abstracts were encoded then, with their evidence
     result.report["timings"]["seconds"]["claims"] = round(claims_seconds, 3)

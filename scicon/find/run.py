@@ -5,12 +5,13 @@ The run is the steps of docs/find.md, each a function here that can be called al
 studies, and claims sharing distinctive terms), :func:`on_same_topic` (the calibrated
 same-topic model), :func:`comparable` (the registered comparability checks), :func:`scored`
 (the classifier, both orders), :func:`flag_threshold` (the ``find.flag_rate`` best),
-:func:`ranked` and :func:`grouped` (question clusters and each claim's stance);
-:func:`find_contradictions` runs them in that order.
+:func:`ranked` and :func:`grouped` (question clusters and each claim's stance), :func:`reread`
+(the verifier on the best-ranked scored pairs); :func:`find_contradictions` runs them in that order.
 """
 
 from __future__ import annotations
 
+import itertools
 import logging
 import math
 import time
@@ -31,7 +32,7 @@ from scicon.find.params import FindParams
 from scicon.find.stance import STANCES, Edge, StanceGroup, clusters, stance_groups
 from scicon.find.terms import content_terms
 from scicon.params import meets_threshold
-from scicon.records.find import Claim, FoundPair, Stance, StanceGroupRecord
+from scicon.records.find import Claim, FoundPair, Stance, StanceGroupRecord, VerifierRead
 from scicon.textdiff import normalised_sentence
 
 log = logging.getLogger(__name__)
@@ -53,13 +54,33 @@ class Candidate:
     comparison: Comparison = Comparison((), ())  # set by the comparable step
     score_ab: float | None = None  # calibrated P(contradiction), A then B; None: not scored
     score_ba: float | None = None
+    verifier_ab: float | None = None  # the verifier's, set by the re-read; None: not re-read
+    verifier_ba: float | None = None
+    ranked_by: float | None = None  # what the re-read ranks it by (find.verifier_rank)
 
     @property
     def score(self) -> float | None:
         return None if self.score_ab is None else (self.score_ab + self.score_ba) / 2.0
 
+    @property
+    def verifier_score(self) -> float | None:
+        return None if self.verifier_ab is None else (self.verifier_ab + self.verifier_ba) / 2.0
+
     def flagged(self, threshold: float | None) -> bool:
         return self.score is not None and threshold is not None and meets_threshold(self.score, threshold)
+
+
+@dataclass(frozen=True)
+class Verifier:
+    """The second classifier that re-reads the best-ranked scored pairs (``find.verifier``): its
+    calibrated P(contradiction) of plain pairs, or None and why there is none (``off``)."""
+
+    score: Score | None
+    off: str | None = None
+
+
+NO_VERIFIER = Verifier(None, "no verifier given")
+NONE_TO_REREAD = "find.verifier_top is 0"
 
 
 @dataclass
@@ -91,12 +112,16 @@ def find_contradictions(
     same_topic: Calibrate,
     score: Score,
     claim_probability: ClaimProbability,
+    verifier: Verifier = NO_VERIFIER,
 ) -> FindResult:
     """Claims that are claims; candidate pairs of different studies' claims, kept when on the same
     topic, checked for comparability, the comparable ones scored in both orders, the best of
     them flagged, ranked (comparable first, by score; then the rest, by P(same topic)) and
-    grouped by question, each claim with its stance."""
+    grouped by question, each claim with its stance; the best-ranked scored pairs re-read by
+    ``verifier`` and ranked again, above the rest."""
     seconds: dict[str, float] = {}
+    if not params.verifier_top:
+        verifier = Verifier(None, NONE_TO_REREAD)
     claims, non_claims = _timed(seconds, "claim_filter", claims_that_claim, claims, claim_probability, params)
     vectors = _timed(seconds, "encode", encode, [claim.text for claim in claims])
     found, looked_at = _timed(seconds, "candidates", candidates, claims, vectors, params)
@@ -108,6 +133,9 @@ def find_contradictions(
     threshold = flag_threshold(kept, params.flag_rate)
     order = ranked(claims, kept)
     questions = _timed(seconds, "stance", grouped, claims, order, threshold, params)
+    read_count = 0
+    if verifier.score is not None:
+        order, read_count = _timed(seconds, "reread", reread, claims, order, verifier.score, params)
     pairs = found_pairs(claims, order, questions, threshold)
     report = run_report(claims, found, topical, pairs, questions, dropped) | {
         "neighbour_slots_read": looked_at,
@@ -117,6 +145,7 @@ def find_contradictions(
             "seconds": {name: round(value, 3) for name, value in seconds.items()},
             "pairs_scored_per_second": _rate(scored_count, seconds["score"]),
         },
+        "reread": reread_report(params, verifier, pairs, read_count, seconds, scored_count),
     }
     return FindResult(claims, pairs, questions.groups, report)
 
@@ -198,11 +227,18 @@ def comparable(
 def scored(claims: Sequence[Claim], kept: Sequence[Candidate], score: Score) -> int:
     """Step 5: the comparable candidates' P(contradiction) in both orders; returns the pairs scored."""
     chosen = [candidate for candidate in kept if candidate.comparison.comparable]
+    for candidate, ab, ba in zip(chosen, *_in_both_orders(claims, chosen, score), strict=True):
+        candidate.score_ab, candidate.score_ba = ab, ba
+    return 2 * len(chosen)
+
+
+def _in_both_orders(
+    claims: Sequence[Claim], chosen: Sequence[Candidate], score: Score
+) -> tuple[list[float], list[float]]:
+    """``score`` of each chosen pair A then B, and B then A, in one call (one batched pass)."""
     texts = [(claims[c.first].text, claims[c.second].text) for c in chosen]
     both = score(texts + [(second, first) for first, second in texts])
-    for candidate, ab, ba in zip(chosen, both[: len(texts)], both[len(texts) :], strict=True):
-        candidate.score_ab, candidate.score_ba = ab, ba
-    return len(both)
+    return both[: len(texts)], both[len(texts) :]
 
 
 def flag_threshold(kept: Sequence[Candidate], rate: float) -> float | None:
@@ -225,6 +261,58 @@ def ranked(claims: Sequence[Claim], kept: Sequence[Candidate]) -> list[Candidate
             claims[c.second].claim_id,
         ),
     )
+
+
+def reread(
+    claims: Sequence[Claim], order: Sequence[Candidate], verifier_score: Score, params: FindParams
+) -> tuple[list[Candidate], int]:
+    """Step 6b: the verifier reads the ``find.verifier_top`` best-ranked scored pairs, plain, in both
+    orders (as the classifier did), and they are ranked again by ``find.verifier_rank``, above the
+    rest, which keep the classifier's order; returns the new order and the sentence pairs read.
+    It runs after the stance step, and the flags and the stance groups stay the classifier's: the
+    verifier reads too few pairs to place the flag's share of the corpus."""
+    # ranked puts every scored pair first, so the best-ranked scored pairs are a prefix of order
+    top = list(itertools.takewhile(lambda c: c.score is not None, order))[: params.verifier_top]
+    if not top:
+        return list(order), 0
+    for candidate, ab, ba in zip(top, *_in_both_orders(claims, top, verifier_score), strict=True):
+        candidate.verifier_ab, candidate.verifier_ba = ab, ba
+        candidate.ranked_by = (
+            candidate.verifier_score
+            if params.verifier_rank == "verifier"
+            else (candidate.score + candidate.verifier_score) / 2.0
+        )
+    # a stable sort: pairs the re-read ties keep the classifier's order
+    return sorted(top, key=lambda c: -c.ranked_by) + list(order[len(top) :]), 2 * len(top)
+
+
+def reread_report(
+    params: FindParams,
+    verifier: Verifier,
+    pairs: Sequence[FoundPair],
+    read_count: int,
+    seconds: dict[str, float],
+    scored_count: int,
+) -> dict:
+    """What the re-read cost, and what the verifier would cost on every scored pair at its
+    measured rate, beside the classifier's measured seconds (sentence pairs: both orders)."""
+    spent = seconds.get("reread", 0.0)
+    rate = read_count / spent if read_count and spent > 0 else None
+    return {
+        "verifier": params.verifier,
+        "off": verifier.off,
+        "top": params.verifier_top,
+        "rank": params.verifier_rank,
+        "pairs": sum(pair.verifier is not None for pair in pairs),
+        "sentence_pairs_read": read_count,
+        "seconds": round(spent, 3),
+        "sentence_pairs_per_second": None if rate is None else round(rate, 2),
+        "every_scored_pair": {
+            "sentence_pairs": scored_count,
+            "classifier_seconds": round(seconds["score"], 3),
+            "verifier_seconds_estimated": round(scored_count / rate, 3) if rate and scored_count else None,
+        },
+    }
 
 
 def grouped(
@@ -290,9 +378,21 @@ def found_pairs(
             not_comparable=c.comparison.not_comparable,
             shared_terms=c.comparison.shared_terms,
             question=questions.of(c),
+            verifier=_verifier_read(c),
         )
         for rank, c in enumerate(order, start=1)
     ]
+
+
+def _verifier_read(candidate: Candidate) -> VerifierRead | None:
+    if candidate.verifier_ab is None:
+        return None
+    return VerifierRead(
+        score=_rounded(candidate.verifier_score),
+        score_ab=_rounded(candidate.verifier_ab),
+        score_ba=_rounded(candidate.verifier_ba),
+        ranked_by=_rounded(candidate.ranked_by),
+    )
 
 
 def run_report(

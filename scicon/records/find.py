@@ -35,6 +35,18 @@ class NotComparable(Record):
         return f"{self.kind}: {self.detail}"
 
 
+class VerifierRead(Record):
+    """What the verifier (``find.verifier``) gave a pair it re-read: plain, in both orders."""
+
+    score: float = Field(description="mean of the verifier's calibrated P(contradiction) in both orders")
+    score_ab: float
+    score_ba: float
+    ranked_by: float = Field(
+        description="the score the re-read pairs are ranked by (find.verifier_rank: the verifier's, or "
+        "the mean of it and the classifier's)"
+    )
+
+
 class FoundPair(Record):
     """Two claims of different studies about the same question, scored for contradiction."""
 
@@ -58,6 +70,12 @@ class FoundPair(Record):
     )
     shared_terms: tuple[str, ...]
     question: str = Field(description="the question cluster (stance group) the pair belongs to")
+    # left out of the file when absent, so that a run without a re-read writes what it wrote before
+    verifier: VerifierRead | None = Field(
+        default=None,
+        exclude_if=lambda read: read is None,
+        description="the verifier's re-read, for the find.verifier_top best-ranked scored pairs",
+    )
 
 
 class Stance(Record):
