@@ -204,3 +204,11 @@ def test_probabilities_from_logits():
 def test_a_missing_folder_is_named(tmp_path):
     with pytest.raises(InputNotFoundError, match="nowhere: classifier folder not found"):
         ContradictionClassifier(tmp_path / "nowhere")
+
+
+def test_the_tiny_bert_reads_its_own_words(tmp_path):
+    # a stand-in whose tokenizer turns every word into [UNK] scores pairs by their length alone
+    tokenizer = load_tokenizer(str(save_tiny_bert(tmp_path / "tiny")))
+    ids = tokenizer("drug lowered pain .")["input_ids"]
+    assert tokenizer.unk_token_id not in ids
+    assert len(set(ids)) == len(ids)
