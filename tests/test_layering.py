@@ -218,8 +218,6 @@ def test_no_two_modules_import_each_other_round_a_loop():
 
 
 def test_a_planted_loop_between_a_package_and_its_module_is_found(tmp_path):
-    (tmp_path / "scicon" / "backbones").mkdir(parents=True)
-    (tmp_path / "scicon" / "rules").mkdir()
     files = {
         "scicon/__init__.py": "",
         # the loop: the package imports params at the top, params takes the registry back
@@ -230,8 +228,7 @@ def test_a_planted_loop_between_a_package_and_its_module_is_found(tmp_path):
         "scicon/rules/context.py": "from scicon.rules import resources\n",
         "scicon/rules/resources.py": "",
     }
-    for name, text in files.items():
-        (tmp_path / name).write_text(text)
+    _plant(tmp_path, files)
     assert [[str(step) for step in loop] for loop in module_loops(tmp_path)] == [
         [
             "scicon/backbones/__init__.py:1: scicon.backbones imports scicon.backbones.params",
@@ -316,7 +313,6 @@ def test_a_search_imports_no_other_search():
 
 
 def test_a_planted_sibling_import_is_found(tmp_path):
-    (tmp_path / "scicon" / "search").mkdir(parents=True)
     files = {
         "scicon/__init__.py": "",
         "scicon/search/__init__.py": "from scicon.search.base import Factory\n",
@@ -324,8 +320,14 @@ def test_a_planted_sibling_import_is_found(tmp_path):
         "scicon/search/evolutionary.py": "from scicon.search.base import Parts\n",
         "scicon/search/direct.py": "from scicon.search.evolutionary import rejected_edits\n",
     }
-    for name, text in files.items():
-        (tmp_path / name).write_text(text)
+    _plant(tmp_path, files)
     assert sibling_imports("scicon.search", tmp_path) == [
         "scicon/search/direct.py:1: scicon.search.direct imports scicon.search.evolutionary"
     ]
+
+
+def _plant(root, files: dict[str, str]) -> None:
+    """A source tree of the given files under ``root``."""
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
