@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from pydantic import Field
@@ -53,6 +53,15 @@ def declared_models(part: object) -> dict[str, object]:
     digest), for the resume digest; none for a part that has no ``models``."""
     models = getattr(part, "models", None)
     return dict(models()) if callable(models) else {}
+
+
+def models_of(named_parts: Iterable[tuple[str, object]]) -> dict[str, object]:
+    """The models several parts say they use, each label prefixed with its part's name."""
+    return {
+        f"{name}:{label}": identity
+        for name, part in named_parts
+        for label, identity in declared_models(part).items()
+    }
 
 
 def _default_loader(params: BackboneParams) -> CachedBackbone:

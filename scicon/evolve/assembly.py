@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel
 
-from scicon.assembly_context import AssemblyContext, declared_models, settings_read
+from scicon.assembly_context import AssemblyContext, models_of, settings_read
 from scicon.constraints import CONSTRAINTS
 from scicon.errors import ParamsError
 from scicon.evolve.params import EvolveParams
@@ -170,11 +170,7 @@ class Assembly:
 
     def models(self) -> dict[str, object]:
         """Every model the parts say they use, by part and label: what a resumed pair must share."""
-        return {
-            f"{key}:{label}": identity
-            for key, part in self.parts.items()
-            for label, identity in declared_models(part).items()
-        }
+        return models_of(self.parts.items())
 
     def reports(self) -> dict[str, dict]:
         """The held-out quality of each fitted constraint, by its kind (``similarity``, ``claim``)."""

@@ -180,8 +180,9 @@ def run_evolve(
     searched = Counter(pair.kind.value for pair in selected)
     metrics["pairs_per_kind"] = {kind.value: searched[kind.value] for kind in params.pair_kinds}
     metrics["resumed_pairs"] = result.resumed
-    if assembly.reports():
-        metrics["filters"] = assembly.reports()
+    filters = assembly.reports()
+    if filters:
+        metrics["filters"] = filters
     return EvolveOutput(
         traces=result.traces,
         accepted=result.accepted,

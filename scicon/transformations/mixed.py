@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from pydantic import Field, field_validator
 
-from scicon.assembly_context import AssemblyContext, declared_models
+from scicon.assembly_context import AssemblyContext, models_of
 from scicon.params import Section
 from scicon.sampling import apportion
 from scicon.transformations import TRANSFORMATIONS
@@ -29,11 +29,7 @@ class MixedTransformation:
         self.name = "+".join(part.name for part, _ in parts)
 
     def models(self) -> dict[str, object]:
-        return {
-            f"{part.name}:{label}": identity
-            for part, _ in self.parts
-            for label, identity in declared_models(part).items()
-        }
+        return models_of((part.name, part) for part, _ in self.parts)
 
     def propose(self, requests: Sequence[MutationRequest]) -> list[list[str | None]]:
         proposals: list[list[str | None]] = [[] for _ in requests]
