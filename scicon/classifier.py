@@ -36,7 +36,7 @@ from scicon.classifier_folder import (
     reads_edits,
     untrained_reason,
 )
-from scicon.errors import InputFormatError, InputNotFoundError
+from scicon.errors import InputFormatError, InputNotFoundError, ParamsError
 from scicon.textdiff import marked_edit
 from scicon.threads import COMPUTE_LOCK
 
@@ -232,3 +232,15 @@ class ContradictionClassifier:
         """P(contradiction), calibrated when the folder holds a calibration; ``originals`` as
         :meth:`shown` reads them."""
         return self.calibrate(self.raw_contradiction_probabilities(pairs, originals=originals))
+
+
+def plain_pairs_classifier(folder: str | Path, key: str, batch_size: int = 32) -> ContradictionClassifier:
+    """The verifier named by params ``key``: a classifier of plain pairs, never an edit marked
+    (the search's judge reads those); one trained on marked edits is refused, naming ``key``."""
+    classifier = ContradictionClassifier(folder, batch_size=batch_size)
+    if classifier.reads_edits:
+        raise ParamsError(
+            f"{key}: {folder} was trained on marked edits; the verifier reads plain pairs "
+            "(train one with the verifier stage, verifier.edits.marked false)"
+        )
+    return classifier

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import numpy as np
 
-from scicon.classifier import ContradictionClassifier
+from scicon.classifier import ContradictionClassifier, plain_pairs_classifier
 from scicon.classifier_folder import untrained_reason
-from scicon.errors import InputNotFoundError, ParamsError
+from scicon.errors import InputNotFoundError
 from scicon.find.claims import claims_from_abstracts, require_claims
 from scicon.find.page import render_page
 from scicon.find.params import FindParams
@@ -110,12 +110,7 @@ def finder_verifier(params: FindParams) -> Verifier:
     if why is not None:
         log.info("find: %s is untrained (%s), so nothing is re-read", params.verifier, why)
         return Verifier(None, f"{params.verifier} holds no trained verifier ({why})")
-    verifier = ContradictionClassifier(params.verifier, batch_size=params.batch_size)
-    if verifier.reads_edits:
-        raise ParamsError(
-            f"find.verifier: {params.verifier} was trained on marked edits; the verifier reads plain "
-            "pairs (train one with the verifier stage, verifier.edits.marked false)"
-        )
+    verifier = plain_pairs_classifier(params.verifier, "find.verifier", batch_size=params.batch_size)
     return Verifier(_calibrated(verifier, "find: re-reading"))
 
 

@@ -16,10 +16,8 @@ from pathlib import Path
 
 from pydantic import model_validator
 
-from scicon.classifier import ContradictionClassifier
 from scicon.entailment.params import EntailmentParams
 from scicon.entailment.train import entailment_data, train_entailment
-from scicon.errors import ParamsError
 from scicon.paths import cache_root
 from scicon.readers.sets import GoldSpec
 from scicon.teacher.gold import gold_figures
@@ -74,14 +72,3 @@ def train_verifier(
     }
     result.metrics["gold"] = gold_figures(output_dir, gold)
     return result
-
-
-def load_verifier(folder: str) -> ContradictionClassifier:
-    """The verifier of ``build.verifier``; one that reads marked edits is refused."""
-    classifier = ContradictionClassifier(folder)
-    if classifier.reads_edits:
-        raise ParamsError(
-            f"build.verifier: {folder} was trained on marked edits; the verifier reads plain pairs "
-            "(train one with the verifier stage, verifier.edits.marked false)"
-        )
-    return classifier

@@ -19,13 +19,13 @@ from pathlib import Path
 import numpy as np
 
 from scicon.annotation.intervals import share_with_interval
+from scicon.classifier import plain_pairs_classifier
 from scicon.dataset.gate import judged_source
 from scicon.io import read_jsonl, write_json
 from scicon.naturalness import NaturalnessCheck
 from scicon.params import meets_threshold
 from scicon.records.judgements import Judgement
 from scicon.stage import run_stage
-from scicon.verifier import load_verifier
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +87,7 @@ def main(args: argparse.Namespace) -> None:
         for judgement in read_jsonl(Path(path), Judgement)
         if judged_source(judgement) is not None and (not args.rounds or judgement.round in args.rounds)
     ]
-    verifier = load_verifier(args.verifier)
+    verifier = plain_pairs_classifier(args.verifier, "--verifier")
     probabilities = verifier.contradiction_probabilities([(r.sentence1, r.sentence2) for r in reads])
     garbled = None
     if args.naturalness:

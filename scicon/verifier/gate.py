@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import logging
 
+from scicon.classifier import plain_pairs_classifier
 from scicon.classifier_folder import untrained_reason
 from scicon.dataset.gate import Gate, ReadBacks
 from scicon.dataset.params import BuildParams
 from scicon.naturalness import NaturalnessCheck
-from scicon.verifier import load_verifier
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +32,7 @@ def build_gate(params: BuildParams, confidence_level: float) -> Gate | None:
             [(c.original, c.hypothesis) for c in candidates]
         )
     if _trained(params.verifier):
-        verifier = load_verifier(params.verifier)
+        verifier = plain_pairs_classifier(params.verifier, "build.verifier")
         verified = lambda candidates: verifier.contradiction_probabilities(  # noqa: E731
             [(c.premise, c.hypothesis) for c in candidates]
         )
