@@ -19,7 +19,9 @@ def save_tiny_bert(folder: Path, id2label: dict[int, str] | None = None, seed: i
     (folder / "vocab.txt").write_text("\n".join(vocab) + "\n", encoding="utf-8")
     # the vocabulary passed as a mapping: transformers 5 ignores a vocab_file here and keeps only
     # the special tokens, which reads every word as [UNK]
-    tokenizer = BertTokenizerFast(vocab={token: index for index, token in enumerate(vocab)}, do_lower_case=True)
+    tokenizer = BertTokenizerFast(
+        vocab={token: index for index, token in enumerate(vocab)}, do_lower_case=True
+    )
     labels = (
         {} if id2label is None else {"id2label": id2label, "label2id": {v: k for k, v in id2label.items()}}
     )
