@@ -4,8 +4,8 @@ Reads the pairs and the rule negatives (and the labelled NLI sets of `teacher.la
 `labelled_root`); writes the classifier folder with its `calibration.json`,
 `metrics/teacher.json` (headline) and `reports/teacher.json` (every figure), with its figures on
 the gold pairs of `gold`, when configured, and the training-loss and dev ROC-AUC curves. With
-`teacher.train: false` (a run whose contradiction judge is the entailment stage's three-way one)
-the folder only holds a note saying so. It reads no EvoNLI threshold: its figures at `target`
+`teacher.train: false` (a run whose contradiction judge is made elsewhere: the released judge the
+demo pulls, or the entailment stage's three-way one) the folder only holds a note saying so. It reads no EvoNLI threshold: its figures at `target`
 (what the search would accept, and how precisely) are the evaluate stage's, so a threshold sweep
 never retrains it.
 """
@@ -34,7 +34,9 @@ def main(args) -> None:
         result = train_teacher(data, params, Path(args.model))
         result.metrics["gold"] = gold_figures(Path(args.model), gold)
     else:
-        why = "teacher.train is false: the contradiction judge is the entailment stage's three-way one"
+        why = (
+            "teacher.train is false: the contradiction judge is the folder evolve.settings.goal.classifier.model names"
+        )
         write_untrained(Path(args.model), why)
         result = TeacherResult({"trained": False, "why": why}, [], [])
     write_training_curves(result, args.loss_plot, args.dev_plot)
