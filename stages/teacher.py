@@ -5,9 +5,9 @@ Reads the pairs and the rule negatives (and the labelled NLI sets of `teacher.la
 `metrics/teacher.json` (headline) and `reports/teacher.json` (every figure), with its figures on
 the gold pairs of `gold`, when configured, and the training-loss and dev ROC-AUC curves. With
 `teacher.train: false` (a run whose contradiction judge is made elsewhere: the released judge the
-demo pulls, or the entailment stage's three-way one) the folder only holds a note saying so. It reads no EvoNLI threshold: its figures at `target`
-(what the search would accept, and how precisely) are the evaluate stage's, so a threshold sweep
-never retrains it.
+demo pulls, or the entailment stage's three-way one) the folder only holds a note saying so. It
+reads no EvoNLI threshold: its figures at `target` (what the search would accept, and how
+precisely) are the evaluate stage's, so a threshold sweep never retrains it.
 """
 
 from pathlib import Path
@@ -35,7 +35,8 @@ def main(args) -> None:
         result.metrics["gold"] = gold_figures(Path(args.model), gold)
     else:
         why = (
-            "teacher.train is false: the contradiction judge is the folder evolve.settings.goal.classifier.model names"
+            "teacher.train is false: the contradiction judge is the folder "
+            "evolve.settings.goal.classifier.model names"
         )
         write_untrained(Path(args.model), why)
         result = TeacherResult({"trained": False, "why": why}, [], [])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import os
 import shutil
@@ -19,6 +20,17 @@ GIT_IDENTITY = {
     "GIT_COMMITTER_EMAIL": "t@example.org",
 }
 
+
+def deep_update(params: dict, overrides: dict) -> dict:
+    """``params`` with ``overrides`` merged in, nested mappings key by key."""
+    for key, value in overrides.items():
+        if isinstance(value, dict) and isinstance(params.get(key), dict):
+            deep_update(params[key], value)
+        else:
+            params[key] = value
+    return params
+
+
 # Every stage in seconds: a teacher trained for a few steps on a sample of its labelled claims,
 # rule negatives checked for grounding only (tests/test_rules_dvc.py runs the fluency check in a
 # real `dvc repro`), rule rewrites instead of generation, three pairs, one generation, three
@@ -28,28 +40,33 @@ TEACHER_CLAIMS = 300
 # The default teacher is the released judge (models/judge.dvc), whose objects live in the release
 # store a copied project leaves out: the tests train their own and name it as EvoNLI's goal and
 # the evaluated teacher.
-FAST_TEACHER = {"train": True, "training": FAST_TRAINING, "labelled": {"check_covid": {"cap": TEACHER_CLAIMS}}}
-OWN_TEACHER = "models/teacher"
-FAST_NEGATIVES = {"filters": ["grounded"]}
-FAST_PIPELINE_PARAMS = {
-    "teacher": FAST_TEACHER,
-    "negatives": FAST_NEGATIVES,
-    "evolve": {
-        "max_pairs": 3,
-        "population_size": 2,
-        "candidates_per_mutation": 3,
-        "max_iterations": 1,
-        "transformation": "rules",
-        "settings": {"goal": {"classifier": {"model": OWN_TEACHER}}},
-    },
-    "finetune": {"max_steps": 3, "eval_steps": 3, "max_length": 32, "logging_steps": 1},
-    "evaluate": {
-        "zero_shot": False,
-        "max_examples": 40,
-        "bootstrap_resamples": 200,
-        "classifiers": {"teacher": OWN_TEACHER},
-    },
+FAST_TEACHER = {
+    "train": True,
+    "training": FAST_TRAINING,
+    "labelled": {"check_covid": {"cap": TEACHER_CLAIMS}},
 }
+OWN_TEACHER = "models/teacher"
+OWN_TEACHER_PARAMS = {
+    "teacher": FAST_TEACHER,
+    "evolve": {"settings": {"goal": {"classifier": {"model": OWN_TEACHER}}}},
+    "evaluate": {"classifiers": {"teacher": OWN_TEACHER}},
+}
+FAST_NEGATIVES = {"filters": ["grounded"]}
+FAST_PIPELINE_PARAMS = deep_update(
+    copy.deepcopy(OWN_TEACHER_PARAMS),
+    {
+        "negatives": FAST_NEGATIVES,
+        "evolve": {
+            "max_pairs": 3,
+            "population_size": 2,
+            "candidates_per_mutation": 3,
+            "max_iterations": 1,
+            "transformation": "rules",
+        },
+        "finetune": {"max_steps": 3, "eval_steps": 3, "max_length": 32, "logging_steps": 1},
+        "evaluate": {"zero_shot": False, "max_examples": 40, "bootstrap_resamples": 200},
+    },
+)
 
 
 def project_files() -> list[str]:
@@ -94,15 +111,17 @@ def project_environment(cache_root: Path) -> dict:
     return env
 
 
-# the repository's DVC store: a release's objects (up to 150 MB) that no test project reads
+# the repository's DVC store: a release's objects (up to 150 MB) that no test project reads, and
+# the pointer to the released judge the demo pulls from it (a copy could not pull it)
 RELEASE_STORE = "release/store/"
+PULLED_FROM_STORE = ("models/judge.dvc",)
 
 
 def copy_project(destination: Path, env: dict) -> Path:
-    """The project's files without outputs, lock, metrics or release store, committed to a new
-    git repository."""
+    """The project's files without outputs, lock, metrics, release store or what is pulled from it,
+    committed to a new git repository."""
     for name in project_files():
-        if name in ("dvc.lock",) or name.startswith(("metrics/", RELEASE_STORE)):
+        if name in ("dvc.lock", *PULLED_FROM_STORE) or name.startswith(("metrics/", RELEASE_STORE)):
             continue
         target = destination / name
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -116,16 +135,6 @@ def commit_all(project_dir: Path, env: dict, message: str, init: bool = False) -
         run(["git", "init", "-q"], project_dir, env)
     run(["git", "add", "-A"], project_dir, env)
     run(["git", "commit", "-q", "-m", message], project_dir, env)
-
-
-def deep_update(params: dict, overrides: dict) -> dict:
-    """``params`` with ``overrides`` merged in, nested mappings key by key."""
-    for key, value in overrides.items():
-        if isinstance(value, dict) and isinstance(params.get(key), dict):
-            deep_update(params[key], value)
-        else:
-            params[key] = value
-    return params
 
 
 def update_params(project_dir: Path, overrides: dict) -> None:

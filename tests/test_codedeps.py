@@ -143,7 +143,11 @@ def test_a_model_folder_is_a_dependency_from_the_params_value_that_names_it(tmp_
     assert model_folder_problems(_stages([key]), params, tmp_path) == [
         "evolve: params evolve.settings.goal.classifier.model names models/teachr, which no stage writes"
     ]
-    (tmp_path / "models" / "teachr").mkdir(parents=True)  # a folder the user put there is fine
+    (tmp_path / "models").mkdir()
+    (tmp_path / "models" / "teachr.dvc").write_text("outs:\n- path: teachr\n")  # tracked, pulled before repro
+    assert model_folder_problems(_stages([key]), params, tmp_path) == []
+    (tmp_path / "models" / "teachr.dvc").unlink()
+    (tmp_path / "models" / "teachr").mkdir()  # a folder the user put there is fine
     assert model_folder_problems(_stages([key]), params, tmp_path) == []
 
 

@@ -312,7 +312,7 @@ SEARCHED = 10  # pairs each round searches
 
 
 def test_the_trained_teacher_accepts_pairs_and_a_self_training_round_runs_end_to_end(released, tmp_path):
-    """The default DAG: a teacher trained in the DAG, EvoNLI against it at the default `target`,
+    """The DAG with a teacher trained in it (the fast params'), EvoNLI against it at the default `target`,
     and a second round taught by the first round's student (foreach stages, no cycle)."""
     source, env, _, _ = released
     copy = tmp_path / "second-round"
@@ -331,7 +331,7 @@ def test_the_trained_teacher_accepts_pairs_and_a_self_training_round_runs_end_to
         assert f"Stage '{unchanged}' didn't change, skipping" in reproduced.stdout
 
     teacher = json.loads((copy / "reports/teacher.json").read_text())
-    # the default teacher reads the vendored Check-COVID claims only: no DAG pairs, no probe
+    # the trained teacher reads the vendored Check-COVID claims only: no DAG pairs, no probe
     assert teacher["training"]["steps"] == 4 and teacher["labelled"] == {"check_covid": TEACHER_CLAIMS}
     assert teacher["probe"]["raw"] is None
     assert (copy / "models/teacher/calibration.json").is_file()

@@ -9,29 +9,32 @@ import sys
 
 import pytest
 
-from tests.dvc_project import FAST_TEACHER, run
+from tests.dvc_project import OWN_TEACHER_PARAMS, run
 from tests.llama_server import SERVED_NAME
 
 pytestmark = pytest.mark.slow
 
 
 def leaf_settings(prefix: str, values: dict) -> list[str]:
-    """``prefix.key=value`` for every leaf of ``values`` (the keys beside them keep their values)."""
+    """``prefix.key=value`` for every leaf of ``values`` (the keys beside them keep their values;
+    an empty prefix: ``values`` holds whole sections)."""
     settings = []
     for key, value in values.items():
+        name = f"{prefix}.{key}" if prefix else key
         if isinstance(value, dict):
-            settings += leaf_settings(f"{prefix}.{key}", value)
+            settings += leaf_settings(name, value)
         else:
-            settings.append(f"{prefix}.{key}={value}")
+            settings.append(f"{name}={value}")
     return settings
 
 
 # The demo instead of PubMed 200K RCT, three abstracts, two pairs searched by a small population,
-# the fixtures' few-step teacher (evolve depends on the teacher stage's folder even when the LLM judges).
+# the fixtures' few-step teacher as the goal's folder (evolve depends on it even when the LLM judges).
 ON_THE_DEMO = [
     "ingest.source=data/demo/demo_rct.txt", "ingest.split=null", "ingest.max_abstracts=3",
     "evolve.max_pairs=2", "evolve.population_size=2", "evolve.candidates_per_mutation=2",
-    "evolve.max_iterations=1", *leaf_settings("teacher", FAST_TEACHER),
+    "evolve.max_iterations=1",
+    *leaf_settings("", OWN_TEACHER_PARAMS),
 ]  # fmt: skip
 
 

@@ -8,7 +8,7 @@ import sys
 import pytest
 import yaml
 
-from tests.dvc_project import FAST_PIPELINE_PARAMS, dvc, run, stale_stages, update_params
+from tests.dvc_project import FAST_PIPELINE_PARAMS, OWN_TEACHER_PARAMS, dvc, run, stale_stages, update_params
 
 pytestmark = pytest.mark.slow
 
@@ -92,7 +92,7 @@ def test_repro_builds_finetunes_and_evaluates_with_fixture_sources(project):
     copy, env = project
     # evaluate compares the student with the teacher: a few-step teacher first (it runs pairs,
     # and the negatives the stand-ins below replace)
-    update_params(copy, {key: FAST_PIPELINE_PARAMS[key] for key in ("teacher", "negatives")})
+    update_params(copy, {**OWN_TEACHER_PARAMS, "negatives": FAST_PIPELINE_PARAMS["negatives"]})
     # and the gate's two checks the build reads (the naturalness check learns in seconds; the
     # verifier is left untrained, as by default)
     dvc(copy, env, "repro", "teacher", "naturalness", "verifier")

@@ -86,7 +86,8 @@ def model_folder_problems(stages: dict, params: dict, root: Path = ROOT) -> list
 
     Each stage's dependency on a folder under ``models/`` is written ``${key}`` (DVC fills it
     in from params.yaml, so the value and the dependency cannot differ), and every such
-    folder its params name is a dependency: one a stage writes, or one that exists.
+    folder its params name is a dependency: one a stage writes, one a ``.dvc`` file tracks (a
+    folder made elsewhere and pulled), or one that exists.
     """
     written = _written_folders(stages)
     problems = []
@@ -108,7 +109,11 @@ def model_folder_problems(stages: dict, params: dict, root: Path = ROOT) -> list
         for folder, key in sorted(named.items()):
             if "foreach" in stage:
                 continue  # a round's teacher comes from --teacher ${item.teacher}
-            if folder not in written and not (root / folder).exists():
+            if (
+                folder not in written
+                and not (root / f"{folder}.dvc").is_file()
+                and not (root / folder).exists()
+            ):
                 problems.append(f"{name}: params {key} names {folder}, which no stage writes")
             elif folder not in resolved:
                 problems.append(f"{name}: params {key} names {folder}, but the stage's deps lack it")

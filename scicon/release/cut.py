@@ -24,7 +24,7 @@ log = logging.getLogger(__name__)
 
 DATASET = "data/scicon"  # the build stage's folder: the splits and the dataset card
 # the judge EvoNLI searched against: the goal's classifier folder (models/entailment in the
-# real-abstracts recipe, models/teacher in the demo)
+# real-abstracts recipe, the pulled models/judge in the demo)
 JUDGE_KEY = "evolve.settings.goal.classifier.model"
 
 
