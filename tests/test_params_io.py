@@ -12,7 +12,7 @@ from scicon.errors import InputFormatError, ParamsError
 from scicon.evolve.params import EvolveParams
 from scicon.io import atomic_open, read_jsonl, write_jsonl
 from scicon.pairing.params import PairsParams
-from scicon.params import load_section, load_thresholds, read_params_file
+from scicon.params import Section, load_section, load_thresholds, read_params_file
 from scicon.records.corpus import Abstract, Role, Sentence
 
 REPO = Path(__file__).resolve().parent.parent
@@ -69,6 +69,32 @@ def test_bad_ingest_params_name_the_key_and_value(tmp_path, section, message):
         load_section(path, "ingest", IngestParams)
     assert str(caught.value).startswith(f"{path}: ")
     assert message in str(caught.value)
+
+
+class _Block(Section):
+    moved_keys = {"size": "sizes.first"}
+
+    sizes: dict[str, int]
+
+
+class _Moving(Section):
+    moved_keys = {"old": "new", "older": "block.sizes.second"}
+
+    new: int
+    block: _Block
+
+
+def test_a_moved_key_stops_naming_the_key_that_replaced_it_in_a_section_and_its_blocks(tmp_path):
+    current = {"new": 1, "block": {"sizes": {"first": 2}}}
+    path = write_params(tmp_path, {"moving": current})
+    assert load_section(path, "moving", _Moving).block.sizes == {"first": 2}
+    path = write_params(tmp_path, {"moving": {**current, "older": 3, "block": {"sizes": {}, "size": 2}}})
+    with pytest.raises(ParamsError) as caught:
+        load_section(path, "moving", _Moving)
+    assert str(caught.value) == (
+        f"{path}: moving.older has moved to moving.block.sizes.second: set it there; "
+        "moving.block.size has moved to moving.block.sizes.first: set it there"
+    )
 
 
 def test_thresholds_must_be_probabilities(tmp_path):
