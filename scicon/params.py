@@ -133,7 +133,7 @@ def read_params_file(path: str | os.PathLike = "params.yaml") -> dict:
 
 def load_section(path: str | os.PathLike, name: str, model: type[SectionT]) -> SectionT:
     """Validate section ``name`` of the params file against ``model``; a dotted name
-    (``evolve.settings.similarity.embedding.topic_model``) is a block inside a section."""
+    (``filter_models.topic_model``) is a block inside a section."""
     value = lookup(read_params_file(path), name)
     if value is None:
         raise ParamsError(f"{path}: section '{name}' is missing")
