@@ -31,16 +31,17 @@ TEACHER_CLAIMS = 300
 FAST_TEACHER = {"train": True, "training": FAST_TRAINING, "labelled": {"check_covid": {"cap": TEACHER_CLAIMS}}}
 OWN_TEACHER = "models/teacher"
 FAST_NEGATIVES = {"filters": ["grounded"]}
+FAST_SEARCH_SIZES = {"population_size": 2, "candidates_per_mutation": 3, "max_iterations": 1}
 FAST_PIPELINE_PARAMS = {
     "teacher": FAST_TEACHER,
     "negatives": FAST_NEGATIVES,
     "evolve": {
         "max_pairs": 3,
-        "population_size": 2,
-        "candidates_per_mutation": 3,
-        "max_iterations": 1,
         "transformation": "rules",
-        "settings": {"goal": {"classifier": {"model": OWN_TEACHER}}},
+        "settings": {
+            "search": {"evolutionary": FAST_SEARCH_SIZES},
+            "goal": {"classifier": {"model": OWN_TEACHER}},
+        },
     },
     "finetune": {"max_steps": 3, "eval_steps": 3, "max_length": 32, "logging_steps": 1},
     "evaluate": {
