@@ -57,6 +57,7 @@ from scicon.params import load_section, load_thresholds
 from scicon.profiles import load_profile
 from scicon.records.evolve import PairTrace
 from scicon.records.pairs import Pair
+from scicon.search.evolutionary import EvolutionarySettings
 
 REPO = Path(__file__).resolve().parent.parent
 PARAMS = REPO / "params.yaml"
@@ -72,10 +73,14 @@ BENCHMARK_INPUT, BENCHMARK_OUTPUT = 2048, 128
 PAPER_SUCCESS_RATE = 0.313
 
 
-def paper_evolve_params(**overrides) -> EvolveParams:
+def paper_evolve_params(max_iterations: int | None = None, **overrides) -> EvolveParams:
     """params.yaml's evolve section with the paper profile's evolve settings (every part answered
-    by the backbone, both pair kinds), every answer kept, and ``overrides``."""
+    by the backbone, both pair kinds), every answer kept, and ``overrides`` (``max_iterations``:
+    the evolutionary search's)."""
     values = dict(load_section(PARAMS, "evolve", EvolveParams).model_dump())
+    if max_iterations is not None:
+        sizes = values["settings"]["search"]["evolutionary"]
+        values["settings"]["search"]["evolutionary"] = {**sizes, "max_iterations": max_iterations}
     paper = load_profile("paper")
     values.update({key.removeprefix("evolve."): paper[key] for key in paper if key.startswith("evolve.")})
     values.update(max_pairs=None)
@@ -147,7 +152,8 @@ def utilisation(args) -> dict:
         processes = [ServerProcess(args.latency, args.capacity) for _ in range(servers)]
         try:
             evolve_params = paper_evolve_params()
-            per_generation = evolve_params.population_size * evolve_params.candidates_per_mutation
+            sizes = EvolutionarySettings.model_validate(evolve_params.settings["search"]["evolutionary"])
+            per_generation = sizes.population_size * sizes.candidates_per_mutation
             # pairs at once × requests per generation ≈ 4 × the slots: a pair's scoring batches
             # are smaller than its rewrite batch (duplicates and filtered candidates drop out)
             workers = args.workers or math.ceil(4 * servers * args.capacity / per_generation)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar, overload
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, TypeVar, overload
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic.fields import FieldInfo
@@ -27,6 +27,11 @@ if TYPE_CHECKING:
 
 class Section(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+    # Keys the section once had, each with the key (relative to the section) that holds its
+    # value now: an old params.yaml, profile or ``-S`` override then stops naming both,
+    # where "extra inputs are not permitted" would leave the user to find the new place.
+    moved_keys: ClassVar[Mapping[str, str]] = {}
 
 
 Probability = Field(ge=0.0, le=1.0)
@@ -128,7 +133,7 @@ def read_params_file(path: str | os.PathLike = "params.yaml") -> dict:
 
 def load_section(path: str | os.PathLike, name: str, model: type[SectionT]) -> SectionT:
     """Validate section ``name`` of the params file against ``model``; a dotted name
-    (``evolve.settings.similarity.embedding.topic_model``) is a block inside a section."""
+    (``filter_models.topic_model``) is a block inside a section."""
     value = lookup(read_params_file(path), name)
     if value is None:
         raise ParamsError(f"{path}: section '{name}' is missing")
@@ -176,7 +181,13 @@ def load_key(path: str | os.PathLike, name: str) -> Any:
 def validate_section(
     model: type[SectionT], value: object, prefix: str, origin: str | os.PathLike = "params.yaml"
 ) -> SectionT:
-    """``value`` as ``model``; a ParamsError names every bad key (with ``prefix``) and its value."""
+    """``value`` as ``model``; a ParamsError names every bad key (with ``prefix``) and its value,
+    and every moved key with the key that replaced it."""
+    moved = moved_keys_in(model, value, prefix)
+    if moved:
+        raise ParamsError(
+            f"{origin}: " + "; ".join(f"{old} has moved to {new}: set it there" for old, new in moved)
+        )
     try:
         return model.model_validate(value)
     except ValidationError as error:
@@ -186,3 +197,16 @@ def validate_section(
             given = item.get("input")
             problems.append(f"{key.rstrip('.')}: {item['msg']} (got {given!r})")
         raise ParamsError(f"{origin}: " + "; ".join(problems)) from error
+
+
+def moved_keys_in(model: type[Section], value: object, prefix: str) -> list[tuple[str, str]]:
+    """(old key, new key), each with ``prefix``, of the moved keys ``value`` still sets, in
+    ``model`` and in its nested blocks."""
+    if not isinstance(value, Mapping):
+        return []
+    moved = [(prefix + old, prefix + new) for old, new in model.moved_keys.items() if old in value]
+    for name, field in model.model_fields.items():
+        block = nested_section(field)
+        if block is not None:
+            moved += moved_keys_in(block, value.get(name), f"{prefix}{name}.")
+    return moved

@@ -30,7 +30,17 @@ from scicon.codedeps.closure import ROOT
 from scicon.codedeps.dvcfile import stage_script
 from scicon.codedeps.params_read import sections_read
 from scicon.errors import ParamsError
-from scicon.params import lookup, parse_params_text, read_params_file, validate_key, validate_section
+from scicon.evolve.assembly import check_settings
+from scicon.evolve.params import EvolveParams
+from scicon.params import (
+    Section,
+    Thresholds,
+    lookup,
+    parse_params_text,
+    read_params_file,
+    validate_key,
+    validate_section,
+)
 
 PROFILES = Path(__file__).resolve().parent.parent / "profiles"
 
@@ -146,9 +156,29 @@ def apply_overrides(params: dict, overrides: Mapping[str, object], origin: str =
         for part in parents:
             node = node.get(part) if isinstance(node, dict) else None
         if not isinstance(node, dict) or leaf not in node:
-            raise ParamsError(f"{origin}: params.yaml has no key {key!r}")
+            moved = moved_to(key)
+            where = f": it has moved to {moved!r}" if moved else ""
+            raise ParamsError(f"{origin}: params.yaml has no key {key!r}{where}")
         node[leaf] = value
     return changed
+
+
+def _stage_scripts() -> list[Path]:
+    stages = yaml.safe_load((ROOT / "dvc.yaml").read_text(encoding="utf-8"))["stages"]
+    scripts = (stage_script(stage) for stage in stages.values())
+    return list(dict.fromkeys(ROOT / script for script in scripts if script is not None))
+
+
+def moved_to(key: str) -> str | None:
+    """The key that replaced ``key``, where a section a stage reads lists it in its ``moved_keys``."""
+    for script in _stage_scripts():
+        for read in sections_read(script):
+            if read.single_key or not read.section or not key.startswith(f"{read.section}."):
+                continue
+            moved = read.model_class().moved_keys.get(key.removeprefix(f"{read.section}."))
+            if moved is not None:
+                return f"{read.section}.{moved}"
+    return None
 
 
 def parse_assignments(assignments: list[str]) -> dict[str, object]:
@@ -209,14 +239,13 @@ def read_back(assignment: str) -> object:
 
 
 def validate(params: dict) -> None:
-    """Every section of the changed params must still validate (the stages would refuse it)."""
-    stages = yaml.safe_load((ROOT / "dvc.yaml").read_text(encoding="utf-8"))["stages"]
-
-    for stage in stages.values():
-        script = stage_script(stage)
-        if script is None:
-            continue
-        for read in sections_read(ROOT / script):
+    """Every section of the changed params must still validate, and so must the component
+    blocks of EvoNLI's parts (``evolve.settings``), which its section holds unchecked: the
+    stages would refuse them."""
+    for script in _stage_scripts():
+        sections: dict[str, Section] = {}
+        thresholds = None
+        for read in sections_read(script):
             if read.single_key:
                 validate_key(read.single_key, params.get(read.single_key))
                 continue
@@ -226,7 +255,15 @@ def validate(params: dict) -> None:
                 if read.section
                 else {k: params.get(k) for k in model.model_fields}
             )
-            validate_section(model, values, f"{read.section}." if read.section else "")
+            section = validate_section(model, values, f"{read.section}." if read.section else "")
+            if isinstance(section, Thresholds):
+                thresholds = section
+            elif read.section:
+                sections[read.section] = section
+        for name, section in sections.items():
+            if isinstance(section, EvolveParams) and thresholds is not None:
+                others = {other: value for other, value in sections.items() if other != name}
+                check_settings(section, thresholds, **others)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -52,16 +52,15 @@ OWN_TEACHER_PARAMS = {
     "evaluate": {"classifiers": {"teacher": OWN_TEACHER}},
 }
 FAST_NEGATIVES = {"filters": ["grounded"]}
+FAST_SEARCH_SIZES = {"population_size": 2, "candidates_per_mutation": 3, "max_iterations": 1}
 FAST_PIPELINE_PARAMS = deep_update(
     copy.deepcopy(OWN_TEACHER_PARAMS),
     {
         "negatives": FAST_NEGATIVES,
         "evolve": {
             "max_pairs": 3,
-            "population_size": 2,
-            "candidates_per_mutation": 3,
-            "max_iterations": 1,
             "transformation": "rules",
+            "settings": {"search": {"evolutionary": FAST_SEARCH_SIZES}},
         },
         "finetune": {"max_steps": 3, "eval_steps": 3, "max_length": 32, "logging_steps": 1},
         "evaluate": {"zero_shot": False, "max_examples": 40, "bootstrap_resamples": 200},

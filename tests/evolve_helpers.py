@@ -34,6 +34,12 @@ def evolve_params(settings: dict | None = None, **overrides) -> EvolveParams:
     return section("evolve", EvolveParams, settings=merged, **{**WITHOUT_CANDIDATE_CHECKS, **overrides})
 
 
+def search_sizes(**sizes) -> dict:
+    """``settings`` for :func:`evolve_params` that change Algorithm 1's sizes (the evolutionary
+    search's block), the rest left as params.yaml gives them."""
+    return {"search": {"evolutionary": sizes}}
+
+
 def shared(thresholds: Thresholds, **sections) -> dict[str, object]:
     """What the parts read outside their blocks: ``thresholds`` and params.yaml's shared sections,
     or ``sections`` in their place (None: the section left out)."""

@@ -33,7 +33,7 @@ from scicon.records.corpus import Abstract, Role, Sentence
 from scicon.records.pairs import Pair, PairKind
 from scicon.transformations.base import MutationRequest
 from scicon.transformations.llm import LlmWordReplacement
-from tests.evolve_helpers import context, evolve_params, shared
+from tests.evolve_helpers import context, evolve_params, search_sizes, shared
 from tests.params_defaults import section
 from tests.scripted_backend import ScriptedBackend
 
@@ -81,8 +81,8 @@ def backbone_params(urls: list[str], **openai) -> BackboneParams:
 def paper_search_params(**overrides) -> EvolveParams:
     """Every part answered by the backbone, as in the paper; small sizes for a test."""
     values = dict(
-        transformation="llm", similarity="llm", claim="llm", goal="llm",
-        population_size=2, candidates_per_mutation=3, max_iterations=2, seed=5,
+        transformation="llm", similarity="llm", claim="llm", goal="llm", seed=5,
+        settings=search_sizes(population_size=2, candidates_per_mutation=3, max_iterations=2),
     )  # fmt: skip
     return evolve_params(**{**values, **overrides})
 

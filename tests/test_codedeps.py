@@ -84,7 +84,7 @@ def test_the_digest_changes_when_any_file_of_the_closure_changes(tmp_path):
 
 def test_operational_keys_trigger_no_rerun():
     keys = rerun_keys(EvolveParams, "evolve")
-    assert "evolve.workers" not in keys and "evolve.population_size" in keys
+    assert "evolve.workers" not in keys and "evolve.settings" in keys
 
 
 def test_a_stage_that_reads_one_top_level_key_declares_that_key_alone():
@@ -104,7 +104,7 @@ def test_a_block_without_operational_keys_is_declared_whole():
 
     assert rerun_keys(TeacherParams, "teacher", whole_blocks=True) == ["teacher"]
     evolve = rerun_keys(EvolveParams, "evolve", whole_blocks=True)  # evolve.workers is operational
-    assert "evolve" not in evolve and "evolve.population_size" in evolve and "evolve.workers" not in evolve
+    assert "evolve" not in evolve and "evolve.settings" in evolve and "evolve.workers" not in evolve
 
 
 def test_params_lists_become_one_paragraph_per_section():

@@ -321,7 +321,10 @@ def test_the_trained_teacher_accepts_pairs_and_a_self_training_round_runs_end_to
         copy,
         {
             "target": DEFAULT_PARAMS["target"],
-            "evolve": {**FAST_PIPELINE_PARAMS["evolve"], "max_pairs": SEARCHED, "max_iterations": 2},
+            "evolve": {
+                "max_pairs": SEARCHED,
+                "settings": {"search": {"evolutionary": {"max_iterations": 2}}},
+            },
             "self_training": {"rounds": {"r2": {"teacher": "models/scicon-classifier"}}},
         },
     )

@@ -16,7 +16,7 @@ from scicon.records.corpus import Role
 from scicon.records.pairs import Pair, PairKind
 from scicon.sampling import apportion
 from scicon.search.base import rejected_edits
-from tests.evolve_helpers import assemble, evolve_params
+from tests.evolve_helpers import assemble, evolve_params, search_sizes
 from tests.scripted_backend import ScriptedBackend
 
 RESULT = "Major bleeding occurred in 4% of velanoxet and 9% of warfarin patients."
@@ -98,9 +98,7 @@ def test_a_yes_no_score_below_min_mass_rejects_the_candidate_and_is_counted(tmp_
         similarity="llm",
         claim="llm",
         goal="llm",
-        population_size=2,
-        candidates_per_mutation=2,
-        max_iterations=1,
+        settings=search_sizes(population_size=2, candidates_per_mutation=2, max_iterations=1),
     )
     backend = LowMassBackend(
         generate=lambda request: "Velanoxet increased major bleeding compared with warfarin."

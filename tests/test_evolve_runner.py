@@ -16,7 +16,7 @@ from scicon.params import Thresholds
 from scicon.records.base import TargetLabel
 from scicon.records.corpus import Abstract, Role, Sentence
 from scicon.records.pairs import Pair, PairKind
-from tests.evolve_helpers import assemble, evolve_params
+from tests.evolve_helpers import assemble, evolve_params, search_sizes
 from tests.scripted_backend import ScriptedBackend
 
 THRESHOLDS = Thresholds(sim=0.5, claim=0.9, target=0.4)
@@ -72,7 +72,7 @@ PAPER_PARTS = dict(search="evolutionary", transformation="llm", similarity="llm"
 
 def run(tmp_path, backend, name="trace.jsonl", workers=1, params=None):
     params = params or evolve_params(
-        population_size=2, candidates_per_mutation=2, max_iterations=3, seed=3, **PAPER_PARTS
+        search_sizes(population_size=2, candidates_per_mutation=2, max_iterations=3), seed=3, **PAPER_PARTS
     )
     searches, context = assemble(params, THRESHOLDS, backend, list(ABSTRACTS.values()))
     result = run_searches(
@@ -250,6 +250,22 @@ def test_combinations_that_cannot_mean_what_they_say_are_rejected():
     direct_with_rules = evolve_params(**{**PAPER_PARTS, "search": "direct_prompt", "transformation": "rules"})
     with pytest.raises(ParamsError, match="evolve.search: 'direct_prompt' needs evolve.transformation"):
         assemble(direct_with_rules, THRESHOLDS, ScriptedBackend())
+
+
+def test_the_searches_read_their_sizes_from_their_own_block_and_the_plot_has_their_generations():
+    sized = evolve_params(search_sizes(population_size=1, max_iterations=3), **PAPER_PARTS)
+    searches, evolutionary = assemble(sized, THRESHOLDS, ScriptedBackend())
+    (search,) = searches.values()
+    assert (search.settings.population_size, evolutionary.max_generations) == (1, 3)
+    direct_parts = {**PAPER_PARTS, "search": "direct_prompt"}
+    assert assemble(evolve_params(**direct_parts), THRESHOLDS, ScriptedBackend())[1].max_generations == 1
+    given = evolve_params({"search": {"direct_prompt": {"max_iterations": 2}}}, **direct_parts)
+    with pytest.raises(ParamsError, match=r"evolve.settings.search.direct_prompt: .* takes no settings"):
+        assemble(given, THRESHOLDS, ScriptedBackend())
+    without = {part: blocks for part, blocks in sized.settings.items() if part != "search"}
+    with pytest.raises(ParamsError, match=r"evolve.settings.search.evolutionary: .* missing"):
+        assemble(sized.model_copy(update={"settings": without}), THRESHOLDS, ScriptedBackend())
+    assert [row["generation"] for row in success_by_generation([], 1)] == [1]
 
 
 def test_unknown_components_and_misspelt_settings_name_the_key():

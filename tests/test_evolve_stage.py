@@ -47,10 +47,12 @@ def test_evolve_stage_runs_on_the_embedded_model(tmp_path, cache_dir):
     params = yaml.safe_load((REPO / "params.yaml").read_text())
     # the embedded LLM rewrites and teaches; the filters that train on a corpus need more than one abstract
     params["evolve"].update(
-        population_size=2, candidates_per_mutation=2, max_iterations=2,
         transformation="llm", goal="llm", similarity="off", claim="off",
         pair_kinds=["result_conclusion", "conclusion_conclusion"],
     )  # fmt: skip
+    params["evolve"]["settings"]["search"]["evolutionary"] = dict(
+        population_size=2, candidates_per_mutation=2, max_iterations=2
+    )
     # the 135M model gives yes/no little mass: keep its answers to check them
     params["evolve"]["settings"]["goal"]["llm"]["min_mass"] = 0.0
     params["evolve"]["settings"]["transformation"]["llm"]["max_new_tokens"] = 40

@@ -3,8 +3,10 @@ per question, claims files, a whole run, the review loop and the page in a real 
 
 from __future__ import annotations
 
+import html
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -20,7 +22,7 @@ from scicon.find.claims import read_claims_file, require_claims
 from scicon.find.neighbours import SHARED_TERMS, candidate_pairs, shared_term_pairs
 from scicon.find.page import render_page
 from scicon.find.params import FindParams
-from scicon.find.pipeline import finder_claim_settings, read_outputs, run_find, write_outputs
+from scicon.find.pipeline import finder_claim_settings, read_outputs, run_find, write_outputs, write_page
 from scicon.find.review import export_review, read_review, read_reviewed
 from scicon.find.run import (
     Candidate,
@@ -410,6 +412,16 @@ def test_registrations_on_the_demo_are_left_out_as_non_claims_and_the_conclusion
     assert not any("registration" in claim.text for claim in result.claims)
     conclusions = {s.text for a in demo_abstracts for s in a.sentences if s.role.value == "CONCLUSIONS"}
     assert len(result.claims) == len(conclusions) - 3  # every other conclusion is still a claim
+
+
+def test_the_page_names_the_settings_it_ran_with_the_verifiers_among_them(tmp_path):
+    params = _params(verifier="models/other-verifier", verifier_top=7, verifier_rank="mean")
+    write_page([], [], {"flag": {"threshold": 0.6}}, params, tmp_path / "find.html")
+    line = re.search(r"Settings: (.*)\.\n", html.unescape((tmp_path / "find.html").read_text()))
+    settings = json.loads(line.group(1))
+    assert settings["verifier"] == "models/other-verifier" and settings["flag_threshold"] == 0.6
+    assert (settings["verifier_top"], settings["verifier_rank"]) == (7, "mean")
+    assert settings["classifier"] == params.classifier
 
 
 @pytest.fixture(scope="module")

@@ -142,7 +142,9 @@ def _resumed_search(project: Path, env: dict, stage: str, trace: Path, accepted:
 
 
 # Pairs slow enough that a kill lands between two of them: one at a time, three iterations.
-SLOW_SEARCH = {"evolve": {"max_pairs": 8, "workers": 1, "max_iterations": 3}}
+SLOW_SEARCH = {
+    "evolve": {"max_pairs": 8, "workers": 1, "settings": {"search": {"evolutionary": {"max_iterations": 3}}}}
+}
 
 
 def test_a_killed_search_resumes_from_its_journal_to_the_uninterrupted_result(project):

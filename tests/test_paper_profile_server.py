@@ -32,9 +32,11 @@ def leaf_settings(prefix: str, values: dict) -> list[str]:
 # the fixtures' few-step teacher as the goal's folder (evolve depends on it even when the LLM judges).
 ON_THE_DEMO = [
     "ingest.source=data/demo/demo_rct.txt", "ingest.split=null", "ingest.max_abstracts=3",
-    "evolve.max_pairs=2", "evolve.population_size=2", "evolve.candidates_per_mutation=2",
-    "evolve.max_iterations=1",
-    *leaf_settings("", OWN_TEACHER_PARAMS),
+    "evolve.max_pairs=2", *leaf_settings("", OWN_TEACHER_PARAMS),
+    *leaf_settings(
+        "evolve.settings.search.evolutionary",
+        {"population_size": 2, "candidates_per_mutation": 2, "max_iterations": 1},
+    ),
 ]  # fmt: skip
 
 

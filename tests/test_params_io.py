@@ -12,8 +12,9 @@ from scicon.errors import InputFormatError, ParamsError
 from scicon.evolve.params import EvolveParams
 from scicon.io import atomic_open, read_jsonl, write_jsonl
 from scicon.pairing.params import PairsParams
-from scicon.params import load_section, load_thresholds, read_params_file
+from scicon.params import Section, load_section, load_thresholds, lookup, read_params_file
 from scicon.records.corpus import Abstract, Role, Sentence
+from scicon.search.evolutionary import EvolutionarySettings
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -39,7 +40,8 @@ def test_the_shipped_params_file_is_valid_and_carries_the_paper_search_settings(
     assert 0.0 < thresholds.claim < 1.0
     paper = yaml.safe_load((REPO / "profiles" / "paper.yaml").read_text(encoding="utf-8"))["set"]
     assert paper["claim"] == 0.9 and "sim" not in paper and "target" not in paper  # Table 6's are the default
-    search = load_section(REPO / "params.yaml", "evolve", EvolveParams)
+    load_section(REPO / "params.yaml", "evolve", EvolveParams)
+    search = load_section(REPO / "params.yaml", "evolve.settings.search.evolutionary", EvolutionarySettings)
     assert (search.population_size, search.candidates_per_mutation, search.max_iterations) == (4, 5, 4)
     load_section(REPO / "params.yaml", "ingest", IngestParams)
     load_section(REPO / "params.yaml", "pairs", PairsParams)
@@ -69,6 +71,44 @@ def test_bad_ingest_params_name_the_key_and_value(tmp_path, section, message):
         load_section(path, "ingest", IngestParams)
     assert str(caught.value).startswith(f"{path}: ")
     assert message in str(caught.value)
+
+
+class _Block(Section):
+    moved_keys = {"size": "sizes.first"}
+
+    sizes: dict[str, int]
+
+
+class _Moving(Section):
+    moved_keys = {"old": "new", "older": "block.sizes.second"}
+
+    new: int
+    block: _Block
+
+
+def test_a_moved_key_stops_naming_the_key_that_replaced_it_in_a_section_and_its_blocks(tmp_path):
+    current = {"new": 1, "block": {"sizes": {"first": 2}}}
+    path = write_params(tmp_path, {"moving": current})
+    assert load_section(path, "moving", _Moving).block.sizes == {"first": 2}
+    path = write_params(tmp_path, {"moving": {**current, "older": 3, "block": {"sizes": {}, "size": 2}}})
+    with pytest.raises(ParamsError) as caught:
+        load_section(path, "moving", _Moving)
+    assert str(caught.value) == (
+        f"{path}: moving.older has moved to moving.block.sizes.second: set it there; "
+        "moving.block.size has moved to moving.block.sizes.first: set it there"
+    )
+
+
+def test_the_evolutionary_search_sizes_moved_into_its_block_and_an_old_key_says_where(tmp_path):
+    params = read_params_file(REPO / "params.yaml")
+    for old, new in EvolveParams.moved_keys.items():
+        assert old not in params["evolve"] and lookup(params["evolve"], new) is not None
+    path = write_params(tmp_path, {"evolve": {**params["evolve"], "max_iterations": 4}})
+    with pytest.raises(
+        ParamsError,
+        match=r"evolve.max_iterations has moved to evolve.settings.search.evolutionary.max_iterations",
+    ):
+        load_section(path, "evolve", EvolveParams)
 
 
 def test_thresholds_must_be_probabilities(tmp_path):

@@ -68,8 +68,8 @@ def test_a_profile_that_is_not_its_table_is_refused_or_renders_another_table(tmp
     documented = (REPO / "docs" / "evolve.md").read_text(encoding="utf-8")
 
     def set_population(data):  # a setting changed in the profile alone: the docs table is stale
-        data["set"]["evolve.population_size"] = 8
-        data["why"]["evolve.population_size"] = "planted"
+        data["set"]["evolve.settings.search.evolutionary.population_size"] = 8
+        data["why"]["evolve.settings.search.evolutionary.population_size"] = "planted"
 
     assert departures_table(params, planted_profile(tmp_path / "a", set_population)) not in documented
 
@@ -85,6 +85,19 @@ def test_a_profile_that_is_not_its_table_is_refused_or_renders_another_table(tmp
 
     with pytest.raises(ParamsError, match="already 0.5: not a departure"):
         departures(params, folder=planted_profile(tmp_path / "c", set_a_default))
+
+
+def test_a_profile_is_checked_down_to_the_component_blocks_and_an_old_key_says_where_it_went():
+    params = read_params_file(PARAMS_FILE)
+    with pytest.raises(ParamsError, match=r"evolve.settings.goal.classifier.contradiction_labl"):
+        validate(apply_overrides(params, {"evolve.settings.goal.classifier": {"contradiction_labl": "x"}}))
+    with pytest.raises(ParamsError, match="evolve.search: 'direct_prompt' needs evolve.transformation"):
+        validate(apply_overrides(params, {"evolve.search": "direct_prompt"}))
+    with pytest.raises(
+        ParamsError,
+        match=r"no key 'evolve.max_iterations': it has moved to 'evolve.settings.search.evolutionary.max_",
+    ):
+        apply_overrides(params, {"evolve.max_iterations": 2})
 
 
 def test_assignments_read_values_as_dvc_does():
@@ -185,9 +198,11 @@ def test_dvc_accepts_the_arguments_of_every_profile_and_writes_their_values(tmp_
 
 def test_a_bad_value_or_an_unknown_profile_stops_before_anything_runs(capsys):
     with pytest.raises(SystemExit) as stopped:
-        main(["show", "paper", "-S", "evolve.population_size=0"])
+        main(["show", "paper", "-S", "evolve.settings.search.evolutionary.population_size=0"])
     assert stopped.value.code == 1
-    assert "evolve.population_size" in capsys.readouterr().err
+    assert "evolve.settings.search.evolutionary.population_size: Input should be greater than 0" in (
+        capsys.readouterr().err
+    )
     with pytest.raises(SystemExit):
         main(["run", "no-such-profile"])
     assert "no profile 'no-such-profile'" in capsys.readouterr().err

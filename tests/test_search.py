@@ -11,10 +11,11 @@ from scicon.goal.base import TargetConfidence
 from scicon.records.base import TargetLabel
 from scicon.records.corpus import Role
 from scicon.records.pairs import Pair, PairKind
-from scicon.search.base import CandidateChecks, SearchSettings
+from scicon.search.base import CandidateChecks
 from scicon.search.direct import DirectPromptSearch
-from scicon.search.evolutionary import EvolutionarySearch
+from scicon.search.evolutionary import EvolutionarySearch, EvolutionarySettings
 from scicon.transformations.base import MutationRequest
+from tests.params_defaults import section_values
 
 PAIR = Pair(
     pair_id="P1-rc-1-2",
@@ -73,9 +74,9 @@ class Rewrites:
 
 def search(scores, rewrites, constraints=(), target=TargetLabel.CONTRADICTION, **settings):
     goal = TargetConfidence(scores, target, threshold=0.4)
-    sizes = {"population_size": 4, "candidates_per_mutation": 5, "max_iterations": 4} | settings  # Table 6
+    sizes = section_values("evolve")["settings"]["search"]["evolutionary"] | settings
     return EvolutionarySearch(
-        CandidateChecks(goal, constraints=constraints), rewrites, SearchSettings(**sizes)
+        CandidateChecks(goal, constraints=constraints), rewrites, EvolutionarySettings(**sizes)
     )
 
 

@@ -29,7 +29,7 @@ from scicon.params import Section, Thresholds
 from scicon.records.base import TargetLabel
 from scicon.registry import Entry, Registry
 from scicon.search import SEARCHES
-from scicon.search.base import CandidateChecks, Search, SearchParts, SearchSettings
+from scicon.search.base import CandidateChecks, Search, SearchParts
 from scicon.transformations import TRANSFORMATIONS
 
 OFF = "off"
@@ -160,6 +160,14 @@ def check_combination(params: EvolveParams) -> None:
                 )
 
 
+def check_settings(params: EvolveParams, thresholds: Thresholds, **sections: Section | None) -> None:
+    """What :func:`assemble` checks before it builds any part, with nothing built: the parts'
+    combination and every component block, filled in from ``thresholds`` and ``sections`` (the
+    other sections the stage reads). A profile is checked with it before any stage runs."""
+    check_combination(params)
+    validated_settings(params, shared_settings(thresholds, **sections))
+
+
 @dataclass(frozen=True)
 class Assembly:
     """The searches of one run and the parts they were made of, each by its params key."""
@@ -183,6 +191,11 @@ class Assembly:
     @property
     def backbones(self):
         return self.context.backbones
+
+    @property
+    def max_generations(self) -> int:
+        """The most generations a pair's search makes, whatever its target."""
+        return max(search.max_generations for search in self.searches.values())
 
 
 def assemble(params: EvolveParams, shared: Mapping[str, object], context: AssemblyContext) -> Assembly:
@@ -210,11 +223,10 @@ def assemble(params: EvolveParams, shared: Mapping[str, object], context: Assemb
     parts["transformation"] = build("transformation", params.transformation, "evolve.transformation")
     constraints = [parts[key] for key in ("similarity", "claim", "fluency") if key in parts]
     edits = [parts[f"edits.{name}"] for name in params.edits]
-    sizes = SearchSettings(params.population_size, params.candidates_per_mutation, params.max_iterations)
     search = SLOT["search"].entry(params.search)
     searches = {}
     for target in params.targets:
         goal = TargetConfidence(parts["goal"], target, shared["target"])
-        search_parts = SearchParts(CandidateChecks(goal, edits, constraints), parts["transformation"], sizes)
+        search_parts = SearchParts(CandidateChecks(goal, edits, constraints), parts["transformation"])
         searches[target] = search.factory(settings[("search", params.search)], search_parts)
     return Assembly(searches, parts, context)

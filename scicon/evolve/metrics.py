@@ -89,11 +89,12 @@ def _target_metrics(traces: Sequence[PairTrace], thresholds, level: float) -> di
     }
 
 
-def success_by_generation(traces: Sequence[PairTrace], max_iterations: int) -> list[dict]:
-    """Cumulative share of attempted pairs accepted by each generation (a plot of the stage)."""
+def success_by_generation(traces: Sequence[PairTrace], generations: int) -> list[dict]:
+    """Cumulative share of attempted pairs accepted by each of the search's ``generations``
+    (a plot of the stage)."""
     attempted = [t for t in traces if t.status in (SearchStatus.SUCCEEDED, SearchStatus.FAILED)]
     rows = []
-    for generation in range(1, max_iterations + 1):
+    for generation in range(1, generations + 1):
         accepted = sum(
             1 for t in attempted if t.accepted is not None and t.accepted.iteration + 1 <= generation
         )

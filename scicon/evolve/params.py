@@ -13,7 +13,7 @@ from scicon.records.pairs import PairKind
 
 
 class EvolveParams(Section):
-    """Algorithm 1's sizes (paper Table 6), its four parts chosen by name, and their settings.
+    """EvoNLI's target labels, its four parts chosen by name, and their settings.
 
     Each part names a registered component (see :mod:`scicon.evolve.assembly`); each paper
     ablation is a value here (see :mod:`scicon.evolve.recipes`). ``recipe`` names one of
@@ -23,9 +23,12 @@ class EvolveParams(Section):
     validated by their models.
     """
 
-    population_size: int = Field(gt=0)
-    candidates_per_mutation: int = Field(gt=0)
-    max_iterations: int = Field(gt=0)
+    # Algorithm 1's sizes are the evolutionary search's alone: the direct prompt has none
+    moved_keys = {
+        size: f"settings.search.evolutionary.{size}"
+        for size in ("population_size", "candidates_per_mutation", "max_iterations")
+    }
+
     targets: tuple[TargetLabel, ...] = Field(min_length=1)
     recipe: str | None = Field(description="a Table 2 row that fills the five parts left null, or null")
     search: str = Field(min_length=1)

@@ -187,7 +187,7 @@ def run_evolve(
         traces=result.traces,
         accepted=result.accepted,
         metrics=metrics,
-        success_plot=success_by_generation(result.traces, params.max_iterations),
+        success_plot=success_by_generation(result.traces, assembly.max_generations),
     )
 
 

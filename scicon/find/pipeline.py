@@ -170,9 +170,13 @@ def write_page(
     page: Path,
     reviews: dict[str, dict] | None = None,
 ) -> None:
-    settings = params.model_dump(
-        mode="json", include={"classifier", "flag_rate", "min_claim", "min_same_topic", "neighbours"}
-    ) | {"flag_threshold": report.get("flag", {}).get("threshold")}
+    shown = {
+        "classifier", "flag_rate", "min_claim", "min_same_topic", "neighbours",
+        "verifier", "verifier_top", "verifier_rank",
+    }  # fmt: skip
+    settings = params.model_dump(mode="json", include=shown) | {
+        "flag_threshold": report.get("flag", {}).get("threshold")
+    }
     with atomic_open(page) as handle:
         handle.write(render_page(pairs, groups, report, settings, params.page_pairs, reviews))
 

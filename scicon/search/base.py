@@ -20,15 +20,6 @@ NO_TARGET_ANSWER = "target_low_mass"
 _RECORDED_SCORES = ("similarity", "claim")
 
 
-@dataclass(frozen=True)
-class SearchSettings:
-    """Algorithm 1's sizes (paper Table 6: 4, 5, 4)."""
-
-    population_size: int
-    candidates_per_mutation: int
-    max_iterations: int
-
-
 @dataclass
 class _Scores:
     similarity: float | None = None
@@ -141,7 +132,6 @@ def rejected_edits(
 class SearchParts:
     checks: CandidateChecks
     transformation: Transformation
-    sizes: SearchSettings
 
 
 @dataclass(frozen=True)
@@ -163,6 +153,8 @@ class SearchOutcome:
 
 class Search(Protocol):
     name: str
+    # the most generations one pair's search makes: the rows of the success-by-generation plot
+    max_generations: int
 
     def run(self, pair: Pair, seed: int, context: Abstract | None = None) -> SearchOutcome: ...
 

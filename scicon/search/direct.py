@@ -19,6 +19,7 @@ from scicon.transformations.base import MutationRequest, Transformation
 
 class DirectPromptSearch:
     name = "direct_prompt"
+    max_generations = 1  # its one prompt
 
     def __init__(self, checks: CandidateChecks, transformation: Transformation):
         # no filters: the edit constraints and the teacher's confidence alone

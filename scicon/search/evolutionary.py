@@ -22,11 +22,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pydantic import Field
+
+from scicon.params import Section
 from scicon.records.corpus import Abstract
 from scicon.records.evolve import GenerationTrace, MemberTrace, SearchStatus
 from scicon.records.pairs import Pair
 from scicon.search import SEARCHES
-from scicon.search.base import Accepted, CandidateChecks, SearchOutcome, SearchParts, SearchSettings
+from scicon.search.base import Accepted, CandidateChecks, SearchOutcome, SearchParts
 from scicon.seeds import derive_seed
 from scicon.transformations.base import MutationRequest, Transformation
 
@@ -40,14 +43,25 @@ class Member:
     claim: float | None = None
 
 
+class EvolutionarySettings(Section):
+    """Algorithm 1's sizes (paper Table 6)."""
+
+    population_size: int = Field(gt=0, description="N_pop: members mutated in each generation")
+    candidates_per_mutation: int = Field(gt=0, description="N_candidates: rewrites drawn per mutation")
+    max_iterations: int = Field(gt=0, description="MAX_ITERATIONS: generations before a pair fails")
+
+
 class EvolutionarySearch:
     name = "evolutionary"
 
-    def __init__(self, checks: CandidateChecks, transformation: Transformation, settings: SearchSettings):
+    def __init__(
+        self, checks: CandidateChecks, transformation: Transformation, settings: EvolutionarySettings
+    ):
         self.checks = checks
         self.goal = checks.goal
         self.transformation = transformation
         self.settings = settings
+        self.max_generations = settings.max_iterations
 
     def run(self, pair: Pair, seed: int, context: Abstract | None = None) -> SearchOutcome:
         (original_confidence,) = self.goal.confidences([(pair.sentence1, pair.sentence2)], pair.sentence2)
@@ -121,6 +135,10 @@ def _best_member(population: list[Member]) -> int | None:
     return best
 
 
-@SEARCHES.register("evolutionary", description="Algorithm 1: population, generations, BESTCAND")
-def evolutionary(settings: None, parts: SearchParts) -> EvolutionarySearch:
-    return EvolutionarySearch(parts.checks, parts.transformation, parts.sizes)
+@SEARCHES.register(
+    "evolutionary",
+    settings=EvolutionarySettings,
+    description="Algorithm 1: population, generations, BESTCAND",
+)
+def evolutionary(settings: EvolutionarySettings, parts: SearchParts) -> EvolutionarySearch:
+    return EvolutionarySearch(parts.checks, parts.transformation, settings)
