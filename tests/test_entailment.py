@@ -223,7 +223,9 @@ def test_a_teacher_told_not_to_train_leaves_a_folder_that_says_why(tmp_path, mon
     report = json.loads((out / "teacher.json").read_text())
     assert report["trained"] is False and report["stage_wall_seconds"] == 2.5  # the stage's time, kept
     assert sorted(path.name for path in (out / "teacher").iterdir()) == [UNTRAINED_MARKER]
-    with pytest.raises(InputNotFoundError, match="holds no trained classifier .*three-way"):
+    with pytest.raises(
+        InputNotFoundError, match="holds no trained classifier .*evolve.settings.goal.classifier.model names"
+    ):
         ContradictionClassifier(out / "teacher")
 
 

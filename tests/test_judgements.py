@@ -545,6 +545,7 @@ def test_a_teacher_refined_on_a_tiny_set_of_judgements(tmp_path):
     from tests.test_labelled import ROOT as LABELLED_ROOT
 
     params = yaml.safe_load(PARAMS_FILE.read_text())
+    params["teacher"]["train"] = True  # the default's judge is pulled, not trained
     params["teacher"]["training"].update(
         {"max_steps": 4, "eval_steps": 2, "logging_steps": 1, "max_length": 48}
     )

@@ -217,7 +217,7 @@ def test_weights_repeat_training_rows_with_unique_ids():
 
 def test_a_teacher_with_neither_dag_sources_nor_labelled_sets_is_refused():
     with pytest.raises(ValueError, match="nothing to learn from"):
-        section("teacher", TeacherParams, sources=[], labelled={})
+        section("teacher", TeacherParams, train=True, sources=[], labelled={})
 
 
 def test_the_labelled_spec_requires_its_weight():

@@ -82,6 +82,7 @@ def test_the_teacher_must_not_learn_from_the_search_it_teaches():
 @pytest.mark.slow
 def test_the_teacher_stage_writes_a_calibrated_classifier_and_its_figures(dag_data, tmp_path):
     params = yaml.safe_load(PARAMS_FILE.read_text())
+    params["teacher"]["train"] = True  # the default's judge is pulled, not trained
     params["teacher"]["training"].update(SHORT_TRAINING)
     # a labelled set from a labelled root beside the DAG's data, and gold pairs to be judged on
     params["labelled_root"] = str(LABELLED_ROOT)
