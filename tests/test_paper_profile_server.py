@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from tests.dvc_project import FAST_TEACHER, run
+from tests.dvc_project import FAST_TEACHER, OWN_TEACHER, run
 from tests.llama_server import SERVED_NAME
 
 pytestmark = pytest.mark.slow
@@ -27,11 +27,13 @@ def leaf_settings(prefix: str, values: dict) -> list[str]:
 
 
 # The demo instead of PubMed 200K RCT, three abstracts, two pairs searched by a small population,
-# the fixtures' few-step teacher (evolve depends on the teacher stage's folder even when the LLM judges).
+# the fixtures' few-step teacher, named as EvoNLI's goal (the default, the released judge, is not in
+# a copied project; evolve depends on the goal's folder even when the LLM judges).
 ON_THE_DEMO = [
     "ingest.source=data/demo/demo_rct.txt", "ingest.split=null", "ingest.max_abstracts=3",
     "evolve.max_pairs=2", "evolve.population_size=2", "evolve.candidates_per_mutation=2",
     "evolve.max_iterations=1", *leaf_settings("teacher", FAST_TEACHER),
+    f"evolve.settings.goal.classifier.model={OWN_TEACHER}",
 ]  # fmt: skip
 
 
