@@ -3,6 +3,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import http.server
+import json
 import os
 import threading
 from pathlib import Path
@@ -21,13 +22,22 @@ from tests.dvc_project import (
 
 FIXTURES = Path(__file__).parent / "fixtures"
 REPO_ROOT = Path(__file__).resolve().parent.parent
-# The test files that use the `released` fixture project: a parallel run sends them to one
-# worker, which builds the project once (the other workers never need it).
-RELEASE_FILES = ("tests/test_dvc_workflows.py", "tests/test_kill_resume.py")
-
-
-def in_release_files(nodeid: str) -> bool:
-    return nodeid.split("::")[0] in RELEASE_FILES
+# The `released` project is built once per run, by the first worker that asks for it, under a
+# lock in the run's shared folder; a worker that asks while it is being built waits for it. The
+# release group goes to one worker, as the first scope handed out: the tests that run DVC in the
+# built project itself (no two DVC commands at once there) and the pulls from its remote, which
+# need seconds; the first of them builds it. Every other test that uses it copies it, and is
+# queued behind the slow tests that need no release, so that the worker that takes it finds the
+# build done.
+RELEASE_GROUP = tuple(
+    f"tests/test_dvc_workflows.py::{name}"
+    for name in (
+        "test_the_release_holds_the_dataset_card_adapter_and_metrics",
+        "test_dvc_import_brings_the_released_dataset_into_another_project",
+        "test_pull_from_a_local_remote_restores_scicon_byte_for_byte",
+        "test_pull_through_an_http_remote_restores_scicon_byte_for_byte",
+    )
+)
 
 
 # The suite runs on parallel workers (pytest-xdist, `-n auto` in pyproject.toml): one per core
@@ -65,29 +75,28 @@ def pytest_configure(config) -> None:
 
 
 def pytest_xdist_make_scheduler(config, log):
-    """Every test to the next free worker, slowest first, except the release files' tests,
-    which go together to one worker (xdist's own `--dist loadgroup` cannot group under
-    pytest 9: it renames a node through an attribute pytest 9 no longer reads)."""
+    """Every test to the next free worker, in the order of pytest_collection_modifyitems, except
+    the release group's, which go together to one worker, first (xdist's own `--dist loadgroup`
+    cannot group under pytest 9: it renames a node through an attribute pytest 9 no longer reads)."""
     from xdist.scheduler import LoadScopeScheduling
 
-    class ReleaseOnOneWorker(LoadScopeScheduling):
+    class ReleaseGroupOnOneWorker(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
-            return "release" if in_release_files(nodeid) else nodeid
+            return "release" if nodeid in RELEASE_GROUP else nodeid
 
-    return ReleaseOnOneWorker(config, log)
+    return ReleaseGroupOnOneWorker(config, log)
 
 
 def pytest_collection_modifyitems(config, items) -> None:
-    """The slow tests first, so that the quick ones even out the workers' loads at the end."""
-    strays = [
-        item.nodeid for item in items if "released" in item.fixturenames and not in_release_files(item.nodeid)
-    ]
-    if strays:
-        raise pytest.UsageError(
-            f"{', '.join(strays)} use the released project: move them into one of {', '.join(RELEASE_FILES)} "
-            "(tests/conftest.py), whose tests share one worker and one build of it"
-        )
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    """The slow tests first, so that the quick ones even out the workers' loads at the end; of
+    the slow ones, those that copy the released project last, behind the others, while one
+    worker builds it (the release group, the largest scope, is handed out first anyway)."""
+
+    def order(item) -> tuple[bool, bool]:
+        slow = item.get_closest_marker("slow") is not None
+        return (not slow, "released" in item.fixturenames and item.nodeid not in RELEASE_GROUP)
+
+    items.sort(key=order)
 
 
 @pytest.fixture(scope="session")
@@ -110,9 +119,34 @@ def project(tmp_path, scicon_cache) -> tuple[Path, dict]:
 @pytest.fixture(scope="session")
 def released(tmp_path_factory, scicon_cache):
     """A reproduced project on the fast fixture settings, committed and pushed to a local DVC
-    remote (the release); tests copy it before changing anything."""
-    root = tmp_path_factory.mktemp("release")
+    remote (the release); tests copy it (copy_released) before changing anything. Built once per
+    run, in the run's shared folder: the first worker to ask builds it under a lock, the others
+    wait for the lock and read what it built."""
+    import fcntl
+
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    root = shared / "release"
+    built = shared / "release.json"
+    failed = shared / "release.failed"
     env = project_environment(scicon_cache)
+    with (shared / "release.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if failed.exists():
+            pytest.fail(f"the released project failed to build in another worker:\n{failed.read_text()}")
+        if not built.exists():
+            try:
+                digests = build_release(root, env)
+            except BaseException as error:
+                failed.write_text(str(error))
+                raise
+            built.write_text(json.dumps(digests))
+    return root / "project", env, root / "remote", json.loads(built.read_text())
+
+
+def build_release(root: Path, env: dict) -> dict[str, str]:
+    """The released project under ``root``: the SHA-256 of the released files."""
+    root.mkdir()
     project = copy_project(root / "project", env)
     # target above what the few-step teacher ever gives: no pair is skipped, so every search
     # scores candidates and a threshold experiment has pass rates to move
@@ -124,7 +158,7 @@ def released(tmp_path_factory, scicon_cache):
     commit_all(project, env, "SciCon build")
     pushed = dvc(project, env, "push")
     assert "pushed" in pushed.stdout
-    return project, env, remote, file_digests(project)
+    return file_digests(project)
 
 
 @pytest.fixture(scope="session")

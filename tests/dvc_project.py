@@ -152,3 +152,16 @@ def file_digests(root: Path, outputs=RELEASED) -> dict[str, str]:
             if path.is_file():
                 digests[str(path.relative_to(root))] = hashlib.sha256(path.read_bytes()).hexdigest()
     return digests
+
+
+def copy_released(released, destination: Path) -> Path:
+    """A copy of the ``released`` fixture project (conftest.py) to change: its workspace, git
+    repository and DVC cache. DVC's scratch folder (.dvc/tmp: locks, the data index's cache) is
+    left behind: another worker's DVC command may be writing it."""
+    source = released[0]
+
+    def scratch(folder: str, _) -> list[str]:
+        return ["tmp"] if Path(folder) == source / ".dvc" else []
+
+    shutil.copytree(source, destination, ignore=scratch)
+    return destination

@@ -7,7 +7,6 @@ from __future__ import annotations
 import copy
 import csv
 import json
-import shutil
 import sys
 import time
 from pathlib import Path
@@ -18,13 +17,14 @@ import yaml
 from scicon.docs import declared_params, params_keys, stages_reading
 from scicon.params import load_thresholds
 from scicon.sweep import GridPoint, experiment_commands
-from tests.conftest import serve_folder
+from tests.conftest import RELEASE_GROUP, serve_folder
 from tests.dvc_project import (
     FAST_PIPELINE_PARAMS,
     RELEASED,
     REPO,
     TEACHER_CLAIMS,
     commit_all,
+    copy_released,
     dvc,
     file_digests,
     run,
@@ -95,9 +95,9 @@ def test_dvc_import_brings_the_released_dataset_into_another_project(released, t
 def test_a_threshold_experiment_reruns_evolve_and_downstream_only_and_metrics_diff_shows_it(
     released, tmp_path
 ):
-    source, env, _, _ = released
+    _, env, _, _ = released
     project = tmp_path / "experiment"
-    shutil.copytree(source, project)
+    copy_released(released, project)
     before = json.loads((project / "metrics/evolve.json").read_text())
     assert before["sim_pass"] is not None, "the fixture build scored no candidate"
     # rule edits keep the topic (P(same topic) about 0.98), so only a strict threshold rejects some
@@ -183,9 +183,9 @@ def test_queued_sweep_experiments_rerun_evolve_only_and_are_collected_into_the_p
     """`python -m scicon.sweep queue` + `dvc queue start`: each experiment runs in DVC's own
     temporary workspace, where its log and lock show the teacher restored, not trained (for
     `target` too), and `sweep plot` collects the finished ones."""
-    source, env, _, _ = released
+    _, env, _, _ = released
     project = tmp_path / "sweep"
-    shutil.copytree(source, project)
+    copy_released(released, project)
     teacher_lock = yaml.safe_load((project / "dvc.lock").read_text())["stages"]["teacher"]["outs"]
     # the project's own thresholds: the plot puts a point in the target panel only when its
     # sim and claim are the params.yaml values
@@ -230,10 +230,18 @@ def experiment_ref(project: Path, env: dict, name: str) -> str:
 
 
 def test_every_parameter_makes_exactly_the_stages_of_the_generated_table_stale(released, tmp_path):
-    """docs/workflows.md's table, checked key by key against `dvc status` in a reproduced project."""
-    source, env, _, _ = released
-    project = tmp_path / "stale"
-    shutil.copytree(source, project)
+    """docs/workflows.md's table, checked key by key against DVC's status in a reproduced project.
+
+    A stage is stale when a value it reads differs, and the keys are disjoint blocks of
+    params.yaml, so a change to several keys makes stale the union of what each makes stale. Two
+    kinds of change check the whole table in a few dozen statuses rather than one per key: for
+    each stage, every key the table says it does not read, changed at once, must leave it up to
+    date (each 0 of the table); then keys whose rows share no stage, changed at once, must make
+    exactly the stages of their rows stale (each 1: no other key of the change reads that stage,
+    as the first kind showed). A check that fails is redone key by key (halving the keys of
+    the first kind), to name the keys."""
+    _, env, _, _ = released
+    project = copy_released(released, tmp_path / "stale")
     params_file = project / "params.yaml"
     original = params_file.read_text()
     params = yaml.safe_load(original)
@@ -243,30 +251,70 @@ def test_every_parameter_makes_exactly_the_stages_of_the_generated_table_stale(r
         for stage, body in yaml.safe_load((project / "dvc.yaml").read_text())["stages"].items()
         if "foreach" not in body
     }  # fmt: skip  (the fixture has no self-training rounds)
-    mismatches = {}
-    for key in params_keys(params):
-        if key == "self_training.rounds":  # it defines round stages; no stage reads it
-            continue
+    # before any change: no stage of the pipeline (the released judge, models/judge.dvc, which a
+    # copied project leaves out, is reported missing whatever the params)
+    before = stale_stages(project)
+    assert not before & present, before
+    # self_training.rounds defines round stages; no stage reads it
+    keys = [key for key in params_keys(params) if key != "self_training.rounds"]
+    table = {key: {stage for stage in stages_reading(key, declared) if stage in present} for key in keys}
+
+    def stale_after(changed_keys: list[str]) -> set[str]:
         changed = copy.deepcopy(params)
-        section, _, inner = key.partition(".")
-        holder = changed[section] if inner else changed
-        name = inner or section
-        holder[name] = every_leaf_changed(holder[name])
+        for key in changed_keys:
+            section, _, inner = key.partition(".")
+            holder = changed[section] if inner else changed
+            name = inner or section
+            holder[name] = every_leaf_changed(holder[name])
         params_file.write_text(yaml.safe_dump(changed, sort_keys=False))
-        stale = stale_stages(project)
-        expected = {stage for stage in stages_reading(key, declared) if stage in present}
-        if stale != expected:
-            mismatches[key] = {"dvc status": sorted(stale), "table": sorted(expected)}
+        return stale_stages(project) - before
+
+    mismatches = {}
+
+    def key_by_key(changed_keys: list[str]) -> None:
+        for key in changed_keys:
+            if key not in mismatches and (stale := stale_after([key])) != table[key]:
+                mismatches[key] = {"dvc status": sorted(stale), "table": sorted(table[key])}
+
+    def making_stale(stage: str, changed_keys: list[str]) -> list[str]:
+        """The keys of ``changed_keys`` that make ``stage`` stale, by halves."""
+        if stage not in stale_after(changed_keys):
+            return []
+        if len(changed_keys) == 1:
+            return changed_keys
+        half = len(changed_keys) // 2
+        return making_stale(stage, changed_keys[:half]) + making_stale(stage, changed_keys[half:])
+
+    for stage in sorted(present):
+        unread = [key for key in keys if stage not in table[key]]
+        if stage in stale_after(unread):
+            key_by_key(making_stale(stage, unread))
+    for group in disjoint_rows(table):
+        if stale_after(group) != set().union(*(table[key] for key in group)):
+            key_by_key(group)
     params_file.write_text(original)
     assert not mismatches, mismatches
     # the in-process answer is the command's: checked once, on a change that makes stages stale
     holder = copy.deepcopy(params)
     holder["sim"] = every_leaf_changed(holder["sim"])
     params_file.write_text(yaml.safe_dump(holder, sort_keys=False))
-    assert stale_stages(project) == set(json.loads(dvc(project, env, "status", "--json").stdout)) != set()
+    assert stale_stages(project) == set(json.loads(dvc(project, env, "status", "--json").stdout)) != before
     params_file.write_text(original)
     # the thresholds: sim and claim leave the teacher alone
     assert "teacher" not in stages_reading("sim", declared) + stages_reading("claim", declared)
+
+
+def disjoint_rows(table: dict[str, set[str]]) -> list[list[str]]:
+    """The keys with a nonempty row of ``table`` (key -> stages), in groups whose rows share no
+    stage: each key to the first group it fits, the widest rows first."""
+    groups: list[tuple[list[str], set[str]]] = []
+    for key in sorted((key for key in table if table[key]), key=lambda key: -len(table[key])):
+        fits = next((group for group in groups if not group[1] & table[key]), None)
+        if fits is None:
+            groups.append(fits := ([], set()))
+        fits[0].append(key)
+        fits[1].update(table[key])
+    return [keys for keys, _ in groups]
 
 
 def every_leaf_changed(value):
@@ -285,9 +333,9 @@ def every_leaf_changed(value):
 
 
 def test_a_code_change_recomputes_evolve_and_an_operational_key_reruns_nothing(released, tmp_path):
-    source, env, _, _ = released
+    _, env, _, _ = released
     copy = tmp_path / "code-change"
-    shutil.copytree(source, copy)  # reproduced on the fast settings: evolve searched 3 pairs once
+    copy_released(released, copy)  # reproduced on the fast settings: evolve searched 3 pairs once
     first = json.loads((copy / "reports/evolve.json").read_text())
     assert first["pairs_tried"] == 3 and first["resumed_pairs"] == 0
 
@@ -314,9 +362,9 @@ SEARCHED = 10  # pairs each round searches
 def test_the_trained_teacher_accepts_pairs_and_a_self_training_round_runs_end_to_end(released, tmp_path):
     """The DAG with a teacher trained in it (the fast params'), EvoNLI against it at the default `target`,
     and a second round taught by the first round's student (foreach stages, no cycle)."""
-    source, env, _, _ = released
+    _, env, _, _ = released
     copy = tmp_path / "second-round"
-    shutil.copytree(source, copy)  # the whole DAG reproduced from nothing on the fast settings
+    copy_released(released, copy)  # the whole DAG reproduced from nothing on the fast settings
     update_params(
         copy,
         {
@@ -356,3 +404,11 @@ def test_the_trained_teacher_accepts_pairs_and_a_self_training_round_runs_end_to
 
     again = dvc(copy, env, "repro")
     assert "Data and pipelines are up to date" in again.stdout
+
+
+def test_the_release_group_conftest_schedules_names_tests_that_exist():
+    """tests/conftest.py sends these tests with the release's build to one worker by name: a
+    renamed test would silently leave the group and run DVC in the built project beside it."""
+    names = {name for name in globals() if name.startswith("test_")}
+    assert {nodeid.partition("::")[2] for nodeid in RELEASE_GROUP} <= names
+    assert all(nodeid.startswith("tests/test_dvc_workflows.py::") for nodeid in RELEASE_GROUP)
