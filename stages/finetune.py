@@ -13,8 +13,8 @@ from scicon.params import load_section
 from scicon.plots import write_training_curves
 from scicon.records.dataset import Example
 from scicon.stage import add_metrics_arguments, add_training_curve_arguments, run_stage, stage_parser
-from scicon.train import finetune
 from scicon.train.calibrate import calibrate_student
+from scicon.train.lora import finetune
 from scicon.train.params import FinetuneParams
 
 

@@ -18,7 +18,7 @@ from scicon.plots import write_training_curves
 from scicon.readers.sets import GoldSpec
 from scicon.stage import add_metrics_arguments, add_training_curve_arguments, run_stage, stage_parser
 from scicon.teacher.train import TeacherResult
-from scicon.verifier import VerifierParams, default_checkpoints, train_verifier
+from scicon.verifier.train import VerifierParams, default_checkpoints, train_verifier
 
 
 def main(args) -> None:

@@ -34,8 +34,15 @@ def deep_update(params: dict, overrides: dict) -> dict:
 # Every stage in seconds: a teacher trained for a few steps on a sample of its labelled claims,
 # rule negatives checked for grounding only (tests/test_rules_dvc.py runs the fluency check in a
 # real `dvc repro`), rule rewrites instead of generation, three pairs, one generation, three
-# fine-tuning steps, no zero-shot backbone pass over the benchmarks.
-FAST_TRAINING = {"max_steps": 4, "eval_steps": 2, "max_length": 48, "logging_steps": 1}
+# fine-tuning steps on small batches, one dev evaluation, no zero-shot backbone pass over the
+# benchmarks.
+FAST_TRAINING = {
+    "max_steps": 4,
+    "eval_steps": 4,
+    "max_length": 48,
+    "logging_steps": 1,
+    "per_device_batch_size": 8,
+}
 TEACHER_CLAIMS = 300
 # The default teacher is the released judge (models/judge.dvc), whose objects live in the release
 # store a copied project leaves out: the tests train their own and name it as EvoNLI's goal and
@@ -62,7 +69,13 @@ FAST_PIPELINE_PARAMS = deep_update(
             "transformation": "rules",
             "settings": {"search": {"evolutionary": FAST_SEARCH_SIZES}},
         },
-        "finetune": {"max_steps": 3, "eval_steps": 3, "max_length": 32, "logging_steps": 1},
+        "finetune": {
+            "max_steps": 3,
+            "eval_steps": 3,
+            "max_length": 32,
+            "logging_steps": 1,
+            "per_device_batch_size": 8,
+        },
         "evaluate": {"zero_shot": False, "max_examples": 40, "bootstrap_resamples": 200},
     },
 )

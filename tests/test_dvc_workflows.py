@@ -21,7 +21,6 @@ from tests.conftest import RELEASE_GROUP, serve_folder
 from tests.dvc_project import (
     FAST_PIPELINE_PARAMS,
     RELEASED,
-    REPO,
     TEACHER_CLAIMS,
     commit_all,
     copy_released,
@@ -33,8 +32,6 @@ from tests.dvc_project import (
 )
 
 pytestmark = pytest.mark.slow
-
-DEFAULT_PARAMS = yaml.safe_load((REPO / "params.yaml").read_text())
 
 
 def fresh_clone(released, destination: Path) -> Path:
@@ -353,30 +350,23 @@ def test_a_code_change_recomputes_evolve_and_an_operational_key_reruns_nothing(r
     assert after["resumed_pairs"] == 0 and after["pairs_tried"] == 3
 
 
-SEARCHED = 10  # pairs each round searches
+SEARCHED = FAST_PIPELINE_PARAMS["evolve"]["max_pairs"]  # pairs each round searches
 
 
-def test_the_trained_teacher_accepts_pairs_and_a_self_training_round_runs_end_to_end(released, tmp_path):
-    """The DAG with a teacher trained in it (the fast params'), EvoNLI against it at the default `target`,
-    and a second round taught by the first round's student (foreach stages, no cycle)."""
+def test_the_trained_teacher_judges_every_pair_and_a_self_training_round_runs_end_to_end(released, tmp_path):
+    """The DAG with a teacher trained in it (the fast params'), EvoNLI against it, and a second
+    round taught by the first round's student (foreach stages, no cycle): the round is added to
+    the released project, so only its own stages run."""
     _, env, _, _ = released
     copy = tmp_path / "second-round"
     copy_released(released, copy)  # the whole DAG reproduced from nothing on the fast settings
-    update_params(
-        copy,
-        {
-            "target": DEFAULT_PARAMS["target"],
-            "evolve": {
-                "max_pairs": SEARCHED,
-                "settings": {"search": {"evolutionary": {"max_iterations": 2}}},
-            },
-            "self_training": {"rounds": {"r2": {"teacher": "models/scicon-classifier"}}},
-        },
-    )
+    update_params(copy, {"self_training": {"rounds": {"r2": {"teacher": "models/scicon-classifier"}}}})
     commit_all(copy, env, "fast pipeline with a second round")
     reproduced = dvc(copy, env, "repro")
-    for unchanged in ("pairs", "negatives", "teacher"):
+    for unchanged in ("pairs", "negatives", "teacher", "evolve", "finetune"):
         assert f"Stage '{unchanged}' didn't change, skipping" in reproduced.stdout
+    for round_stage in ("evolve_round@r2", "build_round@r2", "finetune_round@r2", "evaluate_round@r2"):
+        assert f"Running stage '{round_stage}'" in reproduced.stdout
 
     teacher = json.loads((copy / "reports/teacher.json").read_text())
     # the trained teacher reads the vendored Check-COVID claims only: no DAG pairs, no probe
@@ -396,6 +386,8 @@ def test_the_trained_teacher_accepts_pairs_and_a_self_training_round_runs_end_to
     round2 = {name: json.loads((copy / f"reports/rounds/r2/{name}.json").read_text()) for name in (
         "evolve", "build", "finetune", "evaluate")}  # fmt: skip
     assert round2["evolve"]["pairs_tried"] == SEARCHED and round2["evolve"]["recipe"] == "custom"
+    round_traces = (copy / "data/rounds/r2/evolve/trace.jsonl").read_text().splitlines()
+    assert all(json.loads(line)["original_confidence"] is not None for line in round_traces)
     assert round2["finetune"]["steps"] == 3
     assert round2["evaluate"]["demo_biomed_nli"]["models"].keys() >= {"scicon", "r2"}
 

@@ -15,8 +15,7 @@ from sklearn.metrics import roc_auc_score
 
 from scicon.classifier import ContradictionClassifier
 from scicon.records.dataset import Example
-from scicon.train import finetune
-from scicon.train.lora import choose_optimizer, choose_precision
+from scicon.train.lora import choose_optimizer, choose_precision, finetune
 from scicon.train.params import FinetuneParams
 from tests.params_defaults import section
 from tests.tiny_models import save_tiny_bert
@@ -123,7 +122,7 @@ def test_the_saved_adapter_does_not_depend_on_the_hash_seed(tiny_model, tmp_path
     path): the same bytes, so DVC sees no change."""
     script = (
         "import sys\nfrom pathlib import Path\n"
-        "from tests.test_finetune import examples, tiny_params\nfrom scicon.train import finetune\n"
+        "from tests.test_finetune import examples, tiny_params\nfrom scicon.train.lora import finetune\n"
         "params = tiny_params(Path(sys.argv[1]), max_steps=2, eval_steps=2)\n"
         "finetune(examples(), examples('dev'), params, Path('models/classifier'))\n"
     )

@@ -140,9 +140,10 @@ def _resumed_search(project: Path, env: dict, stage: str, trace: Path, accepted:
     assert len(accepted_ids) == len(set(accepted_ids))
 
 
-# Pairs slow enough that a kill lands between two of them: one at a time, three iterations.
+# Pairs slow enough that a kill lands between two of them: one at a time, three iterations; five
+# of them, so that the kill lands before the last.
 SLOW_SEARCH = {
-    "evolve": {"max_pairs": 8, "workers": 1, "settings": {"search": {"evolutionary": {"max_iterations": 3}}}}
+    "evolve": {"max_pairs": 5, "workers": 1, "settings": {"search": {"evolutionary": {"max_iterations": 3}}}}
 }
 
 

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from tests.dvc_project import OWN_TEACHER_PARAMS, run
+from tests.dvc_project import FAST_NEGATIVES, OWN_TEACHER_PARAMS, run
 from tests.llama_server import SERVED_NAME
 
 pytestmark = pytest.mark.slow
@@ -29,10 +29,12 @@ def leaf_settings(prefix: str, values: dict) -> list[str]:
 
 
 # The demo instead of PubMed 200K RCT, three abstracts, two pairs searched by a small population,
-# the fixtures' few-step teacher as the goal's folder (evolve depends on it even when the LLM judges).
+# the fixtures' few-step teacher as the goal's folder (evolve depends on it even when the LLM judges,
+# and the teacher on the rule negatives, checked for grounding only).
 ON_THE_DEMO = [
     "ingest.source=data/demo/demo_rct.txt", "ingest.split=null", "ingest.max_abstracts=3",
     "evolve.max_pairs=2", *leaf_settings("", OWN_TEACHER_PARAMS),
+    f"negatives.filters=[{','.join(FAST_NEGATIVES['filters'])}]",
     *leaf_settings(
         "evolve.settings.search.evolutionary",
         {"population_size": 2, "candidates_per_mutation": 2, "max_iterations": 1},
@@ -48,26 +50,50 @@ def run_paper(project, env, base_url: str, api: str, *targets_and_settings: str,
     targets = [item for item in targets_and_settings if "=" not in item]
     settings += [item for item in targets_and_settings if "=" in item]
     arguments = [argument for setting in settings for argument in ("-S", setting)]
-    command = [sys.executable, "-m", "scicon.profiles", "run", "paper", *targets, *arguments]
+    # an experiment per API: a second run in the same project is another experiment
+    command = [
+        sys.executable,
+        "-m",
+        "scicon.profiles",
+        "run",
+        "paper",
+        *targets,
+        "-n",
+        f"paper-{api}",
+        *arguments,
+    ]
     return run(command, project, env, check=check)
 
 
-@pytest.mark.parametrize("api", ["chat", "completions"])
-def test_the_paper_profile_searches_both_pair_kinds_through_a_real_server(llama_server, project, api):
+def test_the_paper_profile_searches_both_pair_kinds_through_a_real_server_over_either_api(
+    llama_server, project
+):
+    """The chat API first; then the completions API in the same project, where the pairs (and
+    so the rule negatives and the teacher) come out the same and only the stages that call the
+    server run again."""
     base_url, _ = llama_server
     copy, env = project
-    # SmolLM2 finds no conclusion's supporting result (prompt E.3.2): TF-IDF stands in for it
-    run_paper(copy, env, base_url, api, "evolve", "pairs.llm_fallback=tfidf")
+    for api in ("chat", "completions"):
+        # SmolLM2 finds no conclusion's supporting result (prompt E.3.2): TF-IDF stands in for it
+        said = run_paper(copy, env, base_url, api, "evolve", "pairs.llm_fallback=tfidf").stdout
+        if api == "completions":
+            assert "Running stage 'pairs'" in said and "Running stage 'evolve'" in said, said
+            for unchanged in ("negatives", "teacher"):
+                assert f"Stage '{unchanged}' didn't change, skipping" in said, said
 
-    pairs = json.loads((copy / "reports/pairs.json").read_text())
-    assert pairs["result_selector"] == "llm"
-    assert pairs["backbone"]["endpoints"]["endpoint_1"]["answered"] == pairs["backbone"]["calls_computed"] > 0
-    evolve = json.loads((copy / "reports/evolve.json").read_text())
-    assert evolve["recipe"] == "evonli"
-    assert evolve["pairs_per_kind"] == {"result_conclusion": 1, "conclusion_conclusion": 1}
-    endpoint = evolve["backbone"]["endpoints"]["endpoint_1"]
-    assert endpoint["answered"] > 0 and endpoint["failed"] == 0
-    assert evolve["backbone"]["generate_computed"] > 0  # the server rewrote
+        pairs = json.loads((copy / "reports/pairs.json").read_text())
+        assert pairs["result_selector"] == "llm"
+        assert (
+            pairs["backbone"]["endpoints"]["endpoint_1"]["answered"]
+            == pairs["backbone"]["calls_computed"]
+            > 0
+        )
+        evolve = json.loads((copy / "reports/evolve.json").read_text())
+        assert evolve["recipe"] == "evonli"
+        assert evolve["pairs_per_kind"] == {"result_conclusion": 1, "conclusion_conclusion": 1}
+        endpoint = evolve["backbone"]["endpoints"]["endpoint_1"]
+        assert endpoint["answered"] > 0 and endpoint["failed"] == 0
+        assert evolve["backbone"]["generate_computed"] > 0, api  # the server rewrote
 
 
 def test_the_paper_profile_with_a_selector_that_finds_nothing_stops_naming_the_setting(
@@ -77,7 +103,8 @@ def test_the_paper_profile_with_a_selector_that_finds_nothing_stops_naming_the_s
     copy, env = project
     # a cache of its own: the answers it gets are the ones the search above counts as the server's
     env = {**env, "SCICON_CACHE_DIR": str(tmp_path / "own-cache")}
-    result = run_paper(copy, env, base_url, "chat", "pairs", check=False)
+    # one abstract: the selector is asked about each of its results
+    result = run_paper(copy, env, base_url, "chat", "pairs", "ingest.max_abstracts=1", check=False)
     output = result.stdout + result.stderr
     assert result.returncode != 0
     assert "error: pairs: no result_conclusion pair: the llm result selector matched no RESULTS" in output

@@ -17,7 +17,7 @@ from pydantic import ValidationError
 from scicon.classifier import ContradictionClassifier
 from scicon.classifier_folder import UNTRAINED_MARKER
 from scicon.train.lora import last_complete_checkpoint, resumable_checkpoints
-from scicon.verifier import VerifierParams
+from scicon.verifier.train import VerifierParams
 from stages import verifier as stage
 from tests.params_defaults import PARAMS_FILE, section
 from tests.test_labelled import MNLI

@@ -1,6 +1,6 @@
 """Linguistic resources of the rule operators, loaded lazily, once per process.
 
-- **WordNet 3.0** through stock ``nltk.corpus.wordnet``. ``scripts/setup.sh`` builds it
+- **WordNet 3.0** through NLTK's WordNet reader, English only. ``scripts/setup.sh`` builds it
   offline from Debian's packages (:mod:`scicon.rules.wordnet_db`); ``nltk.download``
   is the route for users with internet. Nothing here ever downloads.
 - **lemminflect** for lemmas and re-inflection (its dictionary also stands in for a
@@ -58,17 +58,28 @@ def wordnet_lookup() -> Iterator[Any]:
 
 @functools.cache
 def wordnet() -> Any:
-    """The loaded ``nltk.corpus.wordnet`` reader; a clear error if the database is missing.
+    """NLTK's WordNet reader for the English WordNet that ``nltk.corpus.wordnet`` finds; a
+    clear error if the database is missing.
 
     Not safe to share between threads: look words up inside :func:`wordnet_lookup`.
     """
     import nltk
-    from nltk.corpus import wordnet as reader
+    from nltk.corpus.reader.wordnet import WordNetCorpusReader
+
+    class EnglishWordNet(WordNetCorpusReader):
+        def map_wn(self, version: str = "wordnet") -> None:
+            # The map between WordNet versions serves only the Open Multilingual Wordnet's
+            # languages, which no operator reads; NLTK builds it on loading, reading
+            # index.sense twice: more than half of the load time.
+            return None
 
     try:
-        reader.ensure_loaded()
+        root = nltk.data.find("corpora/wordnet")
     except LookupError:
         raise InputNotFoundError(WORDNET_MISSING.format(paths=", ".join(nltk.data.path))) from None
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="The multilingual functions", category=UserWarning)
+        reader = EnglishWordNet(root, omw_reader=None)
     log.info("WordNet %s loaded from %s", reader.get_version(), reader.root)
     return reader
 
