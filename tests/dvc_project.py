@@ -43,7 +43,7 @@ FAST_TRAINING = {
     "logging_steps": 1,
     "per_device_batch_size": 8,
 }
-TEACHER_CLAIMS = 300
+TEACHER_CLAIMS = 150
 # The default teacher is the released judge (models/judge.dvc), whose objects live in the release
 # store a copied project leaves out: the tests train their own and name it as EvoNLI's goal and
 # the evaluated teacher.
