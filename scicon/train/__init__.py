@@ -1,3 +1,3 @@
 """LoRA fine-tuning of contradiction classifiers on SciCon (:mod:`scicon.train.lora`; scoring:
-:mod:`scicon.classifier`). Importing the package loads no torch: stages that only read its
-parameters (:mod:`scicon.train.params`) start in a fraction of the time."""
+:mod:`scicon.classifier`). The package itself imports nothing, so that a stage that only reads
+its parameters (:mod:`scicon.train.params`) does not load torch."""
