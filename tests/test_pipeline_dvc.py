@@ -128,7 +128,7 @@ def test_repro_builds_finetunes_and_evaluates_with_fixture_sources(released, tmp
         copy,
         env,
     )
-    params["finetune"].update(max_steps=3, eval_steps=3, max_length=32, logging_steps=1)
+    params["finetune"].update(FAST_PIPELINE_PARAMS["finetune"])
     params["evaluate"]["max_examples"] = 20  # the zero-shot backbone pass stays short
     params["evaluate"]["benchmarks"]["healthver_dev"]["path"] = str(copy / "absent" / "healthver_dev.csv")
     (copy / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))

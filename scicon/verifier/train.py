@@ -3,7 +3,6 @@ into the SciCon cache so that an interrupted run resumes where it stopped."""
 
 from __future__ import annotations
 
-import logging
 import shutil
 from pathlib import Path
 
@@ -15,8 +14,6 @@ from scicon.paths import cache_root
 from scicon.readers.sets import GoldSpec
 from scicon.teacher.gold import gold_figures
 from scicon.teacher.train import TeacherResult
-
-log = logging.getLogger(__name__)
 
 SECTION = "verifier"
 
